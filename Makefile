@@ -1,0 +1,29 @@
+# The two commands the README starts with: `make run` and `make test`.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test lint install clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# Installs everything and runs the product on its embedded defaults (SQLite, no outside service).
+run: $(STAMP)
+	$(PY) -m engine.lexicon --warm
+	$(PY) manage.py run_embedded
+
+# Runs the whole test suite: quality gates, then pytest (exit code 5, "no tests ran", fails).
+test: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy engine
+	$(PY) -m pytest -q -p no:cacheprovider
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
