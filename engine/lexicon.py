@@ -1,0 +1,321 @@
+"""Word lists compiled to a DAWG and a GADDAG, each stored as flat integer arrays, cached on disk.
+
+Each structure is three arrays (a compiled core could walk the very same arrays):
+
+* ``mask[n]``: bits 0-25 are the letters A-Z leaving node ``n`` (bit 26 the GADDAG's separator);
+  bit 27 says a word ends at ``n``.
+* ``first[n]``: index in ``target`` of the edge for the lowest symbol leaving ``n``.
+* ``target[e]``: the node an edge leads to. The edges of a node are stored in symbol order, so the
+  child of ``n`` by symbol ``L`` is ``target[first[n] + popcount(mask[n] & ((1 << L) - 1))]``.
+
+Node 0 is the root. The DAWG holds the words (membership, cross-sets). The GADDAG holds, for
+every word ``w`` and every ``i``, ``reverse(w[:i])`` followed by the separator and ``w[i:]``
+(no separator when ``i`` is the whole word): move generation starts at an anchor square, goes
+left, then crosses the separator and goes right, walking only real words through the anchor.
+Words of 2 to 15 letters are kept (a board holds nothing else).
+The cache file is keyed by the SHA-256 of the list's bytes and the format version, under
+``$DUPLICATE_ENGINE_CACHE`` or ``$XDG_CACHE_HOME/duplicate-scrabble`` (``~/.cache/...``).
+
+``python -m engine.lexicon --warm`` compiles the default list (ENABLE) into the cache.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import os
+import sys
+import tempfile
+from array import array
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from engine.errors import LexiconError
+
+FORMAT = 2
+SEP = 26  # the GADDAG's separator symbol
+SEP_BIT = 1 << SEP
+TERMINAL = 1 << 27
+LETTERS = (1 << 26) - 1
+MIN_LEN, MAX_LEN = 2, 15
+DEFAULT = "enable"
+_MAGIC = b"DSLEX002"
+
+
+class Lexicon:
+    """A compiled word list. ``Lexicon.load("enable")`` or ``Lexicon.load("/path/words.txt")``."""
+
+    __slots__ = ("name", "key", "mask", "first", "target", "gaddag", "words")
+
+    def __init__(self, name: str, key: str, dawg: Arrays, gaddag: Arrays, words: int):
+        self.name = name
+        self.key = key
+        self.mask, self.first, self.target = dawg
+        self.gaddag = gaddag
+        self.words = words
+
+    def __repr__(self) -> str:
+        return f"<Lexicon {self.name!r}: {self.words} words, {len(self.mask)} nodes>"
+
+    @classmethod
+    def load(cls, source: str = DEFAULT) -> Lexicon:
+        """The ENABLE list by name, or any word list from a file (gzip accepted)."""
+        return _load_cached(source if source == DEFAULT else str(Path(source).resolve()))
+
+    @classmethod
+    def from_words(cls, words: list[str], name: str = "words") -> Lexicon:
+        """Compile a list of words in memory (no cache): for tests and small lists."""
+        text = "\n".join(words).encode()
+        clean = _clean(text.decode(), name)
+        return cls(name, hashlib.sha256(text).hexdigest(), _compile(clean), _compile(_gaddag_strings(clean)), len(clean))
+
+    def child(self, node: int, letter: int) -> int:
+        """The node reached from ``node`` by letter index 0-25, or -1."""
+        m = self.mask[node]
+        if not (m >> letter) & 1:
+            return -1
+        return self.target[self.first[node] + (m & ((1 << letter) - 1)).bit_count()]
+
+    def walk(self, word: str, node: int = 0) -> int:
+        """The node reached by spelling ``word`` (any case) from ``node``, or -1."""
+        for ch in word.upper():
+            code = ord(ch) - 65
+            if not 0 <= code < 26:
+                return -1
+            node = self.child(node, code)
+            if node < 0:
+                return -1
+        return node
+
+    def __contains__(self, word: object) -> bool:
+        if not isinstance(word, str):
+            return False
+        node = self.walk(word)
+        return node >= 0 and bool(self.mask[node] & TERMINAL)
+
+    def iter_words(self) -> list[str]:
+        """Every word, alphabetically (for tests and brute-force checks)."""
+        out: list[str] = []
+        stack: list[tuple[int, str]] = [(0, "")]
+        while stack:
+            node, prefix = stack.pop()
+            if self.mask[node] & TERMINAL:
+                out.append(prefix)
+            m = self.mask[node] & LETTERS
+            base = self.first[node]
+            kids = []
+            i = 0
+            while m:
+                low = m & -m
+                kids.append((self.target[base + i], prefix + chr(65 + low.bit_length() - 1)))
+                m ^= low
+                i += 1
+            stack.extend(reversed(kids))
+        return sorted(out)
+
+
+def _read_source(source: str) -> tuple[str, bytes]:
+    if source == DEFAULT:
+        data = resources.files("engine").joinpath("data", "lexicons", "enable.txt.gz").read_bytes()
+        return "enable", gzip.decompress(data)
+    path = Path(source)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise LexiconError(f"lexicon {source!r} cannot be read: {exc.strerror or exc}") from None
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError) as exc:
+            raise LexiconError(f"lexicon {source!r} is not a readable gzip file: {exc}") from None
+    return path.name, data
+
+
+def _clean(text: str, name: str) -> list[str]:
+    """Upper-cased, unique, sorted words of 2-15 letters; a line that is not letters is an error."""
+    words = set()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        word = raw.strip()
+        if not word:
+            continue
+        if not (word.isascii() and word.isalpha()):
+            raise LexiconError(f"lexicon {name!r}, line {number}: {raw.strip()[:40]!r} is not a word of letters A-Z")
+        if MIN_LEN <= len(word) <= MAX_LEN:
+            words.add(word.upper())
+    if not words:
+        raise LexiconError(f"lexicon {name!r} holds no word of 2 to 15 letters")
+    return sorted(words)
+
+
+Arrays = tuple[list[int], list[int], list[int]]
+
+
+def _gaddag_strings(words: list[str]) -> list[str]:
+    """The GADDAG's strings, sorted; the separator is written ``[`` (symbol 26 after ``Z``)."""
+    out = []
+    for w in words:
+        n = len(w)
+        for i in range(1, n):
+            out.append(w[i - 1 :: -1] + "[" + w[i:])
+        out.append(w[::-1])
+    out.sort()
+    return out
+
+
+def _compile(words: list[str]) -> Arrays:
+    """Minimal automaton of sorted strings (Daciuk et al.'s incremental algorithm), flattened."""
+    children: list[dict[int, int] | None] = [{}]
+    final: list[bool] = [False]
+    register: dict[tuple[bool, tuple[tuple[int, int], ...]], int] = {}
+    unchecked: list[tuple[int, int, int]] = []  # (parent, letter, child) along the last word
+
+    def minimize(down_to: int) -> None:
+        while len(unchecked) > down_to:
+            parent, letter, child = unchecked.pop()
+            kids = children[child]
+            assert kids is not None
+            sig = (final[child], tuple(sorted(kids.items())))
+            same = register.get(sig)
+            if same is not None:
+                parent_kids = children[parent]
+                assert parent_kids is not None
+                parent_kids[letter] = same
+                children[child] = None  # merged: free it
+            else:
+                register[sig] = child
+
+    previous = ""
+    for word in words:
+        common = 0
+        limit = min(len(word), len(previous))
+        while common < limit and word[common] == previous[common]:
+            common += 1
+        minimize(common)
+        node = unchecked[-1][2] if unchecked else 0
+        for ch in word[common:]:
+            new = len(children)
+            children.append({})
+            final.append(False)
+            kids = children[node]
+            assert kids is not None
+            kids[ord(ch) - 65] = new
+            unchecked.append((node, ord(ch) - 65, new))
+            node = new
+        final[node] = True
+        previous = word
+    minimize(0)
+
+    # Flatten: number reachable nodes breadth-first from the root.
+    index = {0: 0}
+    order = [0]
+    mask: list[int] = []
+    first: list[int] = []
+    target: list[int] = []
+    i = 0
+    while i < len(order):
+        old = order[i]
+        i += 1
+        kids = children[old]
+        assert kids is not None
+        m = TERMINAL if final[old] else 0
+        first.append(len(target))
+        for letter in sorted(kids):
+            m |= 1 << letter
+            child = kids[letter]
+            if child not in index:
+                index[child] = len(order)
+                order.append(child)
+            target.append(index[child])
+        mask.append(m)
+    return mask, first, target
+
+
+def cache_dir() -> Path:
+    explicit = os.environ.get("DUPLICATE_ENGINE_CACHE")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "duplicate-scrabble"
+
+
+def _cache_path(key: str) -> Path:
+    return cache_dir() / f"lexicon-{key[:32]}.dawg"
+
+
+def _write_cache(path: Path, dawg: Arrays, gaddag: Arrays, words: int) -> None:
+    header = array("I", [FORMAT, len(dawg[0]), len(dawg[2]), len(gaddag[0]), len(gaddag[2]), words])
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, delete=False) as tmp:
+            tmp.write(_MAGIC)
+            tmp.write(header.tobytes())
+            for values in (*dawg, *gaddag):
+                tmp.write(array("I", values).tobytes())
+        os.chmod(tmp.name, 0o644)
+        os.replace(tmp.name, path)
+    except OSError:
+        pass  # an unwritable cache only costs the next process a compile
+
+
+def _read_cache(path: Path) -> tuple[Arrays, Arrays, int] | None:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if not data.startswith(_MAGIC) or len(data) < 32:
+        return None
+    header = array("I")
+    header.frombytes(data[8:32])
+    fmt, dn, de, gn, ge, words = header.tolist()
+    body = array("I")
+    body.frombytes(data[32 : len(data) - (len(data) - 32) % 4])
+    if fmt != FORMAT or len(body) != 2 * dn + de + 2 * gn + ge:
+        return None
+    v = body.tolist()
+    dawg = (v[:dn], v[dn : 2 * dn], v[2 * dn : 2 * dn + de])
+    g = 2 * dn + de
+    gaddag = (v[g : g + gn], v[g + gn : g + 2 * gn], v[g + 2 * gn :])
+    return dawg, gaddag, words
+
+
+@cache
+def _load_cached(source: str) -> Lexicon:
+    name, data = _read_source(source)
+    key = hashlib.sha256(data + f"/format{FORMAT}".encode()).hexdigest()
+    path = _cache_path(key)
+    cached = _read_cache(path)
+    if cached is not None:
+        dawg, gaddag, words = cached
+        return Lexicon(name, key, dawg, gaddag, words)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LexiconError(f"lexicon {name!r} is not UTF-8 text (byte {exc.start})") from None
+    clean = _clean(text, name)
+    dawg = _compile(clean)
+    gaddag = _compile(_gaddag_strings(clean))
+    _write_cache(path, dawg, gaddag, len(clean))
+    return Lexicon(name, key, dawg, gaddag, len(clean))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.lexicon", description=__doc__.splitlines()[0])
+    parser.add_argument("--warm", action="store_true", help="compile the lexicon into the disk cache")
+    parser.add_argument("--lexicon", default=DEFAULT, help="enable (default) or a word-list file")
+    args = parser.parse_args(argv)
+    try:
+        lex = Lexicon.load(args.lexicon)
+    except LexiconError as exc:
+        print(f"engine.lexicon: {exc}", file=sys.stderr)
+        return 2
+    print(
+        f"{lex.name}: {lex.words} words; DAWG {len(lex.mask)} nodes, {len(lex.target)} edges; "
+        f"GADDAG {len(lex.gaddag[0])} nodes, {len(lex.gaddag[2])} edges; cache {cache_dir()}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
