@@ -52,7 +52,9 @@ def meets_minimum(tiles: TileSet, rack: str, round_number: int) -> bool:
 
 
 def _either_names(tiles: TileSet) -> str:
-    names = ["a blank" if t == BLANK else t for t, kind in tiles.kinds.items() if kind is Kind.EITHER]
+    names = [
+        "a blank" if t == BLANK else t for t, kind in tiles.kinds.items() if kind is Kind.EITHER
+    ]
     names.sort(key=lambda name: name != "a blank")
     return " or ".join(names) if names else "nothing"
 
@@ -92,7 +94,9 @@ def pool_can_meet_minimum(tiles: TileSet, pool: str, round_number: int) -> bool:
 def _check_tiles(text: str, what: str) -> str:
     for i, tile in enumerate(text):
         if tile not in ALPHABET and tile != BLANK:
-            raise RackError(f"{what} {text!r}: {tile!r} at position {i + 1} is not a tile (A-Z or ?)")
+            raise RackError(
+                f"{what} {text!r}: {tile!r} at position {i + 1} is not a tile (A-Z or ?)"
+            )
     return sort_tiles(text)
 
 
@@ -139,7 +143,9 @@ class Bag:
         left = subtract(self.contents, tiles)
         if left is None:
             missing = _missing(self.contents, tiles)
-            raise RackError(f"the bag does not hold {', '.join(missing)} (taking {sort_tiles(tiles)})")
+            raise RackError(
+                f"the bag does not hold {', '.join(missing)} (taking {sort_tiles(tiles)})"
+            )
         self._tiles = list(left)
 
     def put(self, tiles: str) -> None:
@@ -164,7 +170,9 @@ class Draw:
     rejected: tuple[str, ...] = ()
 
 
-def draw_rack(bag: Bag, leftover: str, round_number: int, rng: random.Random, tiles: TileSet) -> Draw | None:
+def draw_rack(
+    bag: Bag, leftover: str, round_number: int, rng: random.Random, tiles: TileSet
+) -> Draw | None:
     """Complete ``leftover`` to seven tiles (or to all there is) from ``bag``, redrawing the
     whole rack as often as the minimum requires. None, the bag untouched, when no rack from
     the leftover and the bag can meet the minimum (the game is over)."""
@@ -182,7 +190,9 @@ def draw_rack(bag: Bag, leftover: str, round_number: int, rng: random.Random, ti
         rejected.append(rack)
         bag.put(rack)
         kept = ""
-    raise EngineError(f"round {round_number}: no rack met the minimum in {MAX_DRAWS} draws from {bag.contents}")
+    raise EngineError(
+        f"round {round_number}: no rack met the minimum in {MAX_DRAWS} draws from {bag.contents}"
+    )
 
 
 def check_typed_rack(
@@ -203,20 +213,23 @@ def check_typed_rack(
     expected = min(RACK_SIZE, len(kept) + len(bag))
     if len(rack) != expected:
         need = f"{RACK_SIZE}" if expected == RACK_SIZE else f"all {expected} that remain"
-        raise RackError(f"rack {rack or '(empty)'} has {_plural(len(rack), 'tile')}: round {round_number} needs {need}")
+        raise RackError(
+            f"rack {rack or '(empty)'} has {_plural(len(rack), 'tile')}: round {round_number} needs {need}"
+        )
     rest = subtract(rack, kept)
     if rest is None:
         raise RackError(
             f"rack {rack} does not hold the leftover {kept}: {', '.join(_missing(rack, kept))} missing"
         )
     if subtract(bag.contents, rest) is None:
-        need, have = Counter(rest), Counter(bag.contents)
+        wanted, have = Counter(rest), Counter(bag.contents)
         short = [
-            f"{t} ({need[t]} needed from the bag, {have[t]} in it)"
+            f"{t} ({wanted[t]} needed from the bag, {have[t]} in it)"
             for t in sort_tiles("".join(set(_missing(bag.contents, rest))))
         ]
         raise RackError(
-            f"rack {rack}: not in the bag: {', '.join(short)}" + (f"; the leftover is {kept}" if kept else "")
+            f"rack {rack}: not in the bag: {', '.join(short)}"
+            + (f"; the leftover is {kept}" if kept else "")
         )
     reason = rack_shortfall(tiles, rack, round_number)
     if reason is not None:

@@ -19,8 +19,26 @@ def tiny() -> Lexicon:
     """A handful of words, enough for the rulebook examples and small positions."""
     return Lexicon.from_words(
         [
-            "TRAIN", "TRAINER", "STRAINER", "STRAINERS", "THROB", "THROBS", "HOB", "HI", "ON", "BE",
-            "HORN", "FARM", "FARMS", "PASTE", "CONQUEST", "CAT", "CATS", "AT", "TA", "ACT",
+            "TRAIN",
+            "TRAINER",
+            "STRAINER",
+            "STRAINERS",
+            "THROB",
+            "THROBS",
+            "HOB",
+            "HI",
+            "ON",
+            "BE",
+            "HORN",
+            "FARM",
+            "FARMS",
+            "PASTE",
+            "CONQUEST",
+            "CAT",
+            "CATS",
+            "AT",
+            "TA",
+            "ACT",
         ],
         name="tiny",
     )

@@ -87,7 +87,9 @@ def test_french_y_counts_as_either_like_a_blank(fr: TileSet) -> None:
 # -- can any rack meet the minimum ------------------------------------------------------------
 
 
-def test_a_pool_of_seven_or_more_needs_enough_of_each_kind_with_blanks_filling_in(en: TileSet) -> None:
+def test_a_pool_of_seven_or_more_needs_enough_of_each_kind_with_blanks_filling_in(
+    en: TileSet,
+) -> None:
     assert pool_can_meet_minimum(en, "AEIOUAEIOUB?", 1)
     assert not pool_can_meet_minimum(en, "AEIOUAEIOUB", 1)
     assert pool_can_meet_minimum(en, "AEIOUAEIOUB", 16)
@@ -189,7 +191,8 @@ def test_a_failing_rack_goes_back_whole_and_is_redrawn(en: TileSet) -> None:
         assert Counter(bag.contents) + Counter(draw.rack) == Counter("AAEEIIOOUUBCD" + "AEIO")
     # With seed 0 the first rack does fail (checked once, so the test above is not vacuous).
     rejected_seen = any(
-        (d := draw_rack(Bag("AAEEIIOOUUBCD"), "AEIO", 1, random.Random(s), en)) is not None and d.rejected
+        (d := draw_rack(Bag("AAEEIIOOUUBCD"), "AEIO", 1, random.Random(s), en)) is not None
+        and d.rejected
         for s in range(200)
     )
     assert rejected_seen
@@ -224,7 +227,9 @@ def test_a_draw_is_reproducible_for_a_seed(en: TileSet) -> None:
     assert one == two
 
 
-def test_ten_thousand_draws_obey_the_minimum_and_conserve_the_tiles(en: TileSet, fr: TileSet) -> None:
+def test_ten_thousand_draws_obey_the_minimum_and_conserve_the_tiles(
+    en: TileSet, fr: TileSet
+) -> None:
     """Simulated games: draw, keep a random part of the rack as the leftover, repeat."""
     draws = 0
     seed = 0
@@ -281,13 +286,18 @@ def test_a_typed_rack_must_hold_the_leftover(en: TileSet) -> None:
 
 def test_a_typed_rack_after_a_rejection_need_not_hold_the_leftover(en: TileSet) -> None:
     bag = Bag.full(en)
-    assert check_typed_rack(en, "AEIRSTN", leftover="QZ", bag=bag, round_number=2, fresh=True) == "AEINRST"
+    assert (
+        check_typed_rack(en, "AEIRSTN", leftover="QZ", bag=bag, round_number=2, fresh=True)
+        == "AEINRST"
+    )
 
 
 def test_a_typed_rack_must_come_from_the_bag(en: TileSet) -> None:
     bag = Bag.full(en)
     bag.take("Z")
-    with pytest.raises(RackError, match=r"rack AEIRSTZ: not in the bag: Z \(1 needed from the bag, 0 in it\)"):
+    with pytest.raises(
+        RackError, match=r"rack AEIRSTZ: not in the bag: Z \(1 needed from the bag, 0 in it\)"
+    ):
         check_typed_rack(en, "AEIRSTZ", leftover="", bag=bag, round_number=1)
     with pytest.raises(RackError, match=r"not in the bag: \? \(3 needed from the bag, 2 in it\)"):
         check_typed_rack(en, "AEIR???", leftover="", bag=Bag.full(en), round_number=1)
