@@ -34,26 +34,29 @@ from pathlib import Path
 
 from engine.errors import LexiconError
 
-FORMAT = 2
+FORMAT = 3
 SEP = 26  # the GADDAG's separator symbol
 SEP_BIT = 1 << SEP
 TERMINAL = 1 << 27
 LETTERS = (1 << 26) - 1
 MIN_LEN, MAX_LEN = 2, 15
 DEFAULT = "enable"
-_MAGIC = b"DSLEX002"
+_MAGIC = b"DSLEX003"
 
 
 class Lexicon:
     """A compiled word list. ``Lexicon.load("enable")`` or ``Lexicon.load("/path/words.txt")``."""
 
-    __slots__ = ("name", "key", "mask", "first", "target", "gaddag", "words")
+    __slots__ = ("name", "key", "mask", "first", "target", "gaddag", "height", "words")
 
-    def __init__(self, name: str, key: str, dawg: Arrays, gaddag: Arrays, words: int):
+    def __init__(self, name: str, key: str, dawg: Arrays, gaddag: Arrays, words: int, height: list[int] | None = None):
         self.name = name
         self.key = key
         self.mask, self.first, self.target = dawg
         self.gaddag = gaddag
+        # Per GADDAG node: the most letters (the separator not counted) any path from it can
+        # still spell before a word ends. Move generation uses it to see a bingo is out of reach.
+        self.height = height if height is not None else _heights(gaddag)
         self.words = words
 
     def __repr__(self) -> str:
@@ -164,6 +167,44 @@ def _gaddag_strings(words: list[str]) -> list[str]:
     return out
 
 
+def _heights(arrays: Arrays) -> list[int]:
+    """Longest number of letters (separator excluded) from each node to a word's end; -1 if none."""
+    mask, first, target = arrays
+    n = len(mask)
+    height = [-2] * n  # -2: not computed yet
+    for root in range(n):
+        if height[root] != -2:
+            continue
+        stack = [(root, False)]
+        while stack:
+            node, done = stack.pop()
+            m = mask[node]
+            kids = m & ((1 << 27) - 1)
+            base = first[node]
+            if done:
+                best = 0 if m & TERMINAL else -1
+                i = 0
+                while kids:
+                    low = kids & -kids
+                    kids ^= low
+                    h = height[target[base + i]]
+                    if h >= 0:
+                        h += 0 if low == SEP_BIT else 1
+                        if h > best:
+                            best = h
+                    i += 1
+                height[node] = best
+                continue
+            if height[node] != -2:
+                continue
+            stack.append((node, True))
+            for i in range(kids.bit_count()):
+                child = target[base + i]
+                if height[child] == -2:
+                    stack.append((child, False))
+    return height
+
+
 def _compile(words: list[str]) -> Arrays:
     """Minimal automaton of sorted strings (Daciuk et al.'s incremental algorithm), flattened."""
     children: list[dict[int, int] | None] = [{}]
@@ -244,7 +285,7 @@ def _cache_path(key: str) -> Path:
     return cache_dir() / f"lexicon-{key[:32]}.dawg"
 
 
-def _write_cache(path: Path, dawg: Arrays, gaddag: Arrays, words: int) -> None:
+def _write_cache(path: Path, dawg: Arrays, gaddag: Arrays, height: list[int], words: int) -> None:
     header = array("I", [FORMAT, len(dawg[0]), len(dawg[2]), len(gaddag[0]), len(gaddag[2]), words])
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -253,13 +294,14 @@ def _write_cache(path: Path, dawg: Arrays, gaddag: Arrays, words: int) -> None:
             tmp.write(header.tobytes())
             for values in (*dawg, *gaddag):
                 tmp.write(array("I", values).tobytes())
+            tmp.write(array("i", height).tobytes())
         os.chmod(tmp.name, 0o644)
         os.replace(tmp.name, path)
     except OSError:
         pass  # an unwritable cache only costs the next process a compile
 
 
-def _read_cache(path: Path) -> tuple[Arrays, Arrays, int] | None:
+def _read_cache(path: Path) -> tuple[Arrays, Arrays, list[int], int] | None:
     try:
         data = path.read_bytes()
     except OSError:
@@ -271,13 +313,15 @@ def _read_cache(path: Path) -> tuple[Arrays, Arrays, int] | None:
     fmt, dn, de, gn, ge, words = header.tolist()
     body = array("I")
     body.frombytes(data[32 : len(data) - (len(data) - 32) % 4])
-    if fmt != FORMAT or len(body) != 2 * dn + de + 2 * gn + ge:
+    if fmt != FORMAT or len(body) != 2 * dn + de + 3 * gn + ge:
         return None
     v = body.tolist()
     dawg = (v[:dn], v[dn : 2 * dn], v[2 * dn : 2 * dn + de])
     g = 2 * dn + de
-    gaddag = (v[g : g + gn], v[g + gn : g + 2 * gn], v[g + 2 * gn :])
-    return dawg, gaddag, words
+    gaddag = (v[g : g + gn], v[g + gn : g + 2 * gn], v[g + 2 * gn : g + 2 * gn + ge])
+    signed = array("i")
+    signed.frombytes(body[g + 2 * gn + ge :].tobytes())
+    return dawg, gaddag, signed.tolist(), words
 
 
 @cache
@@ -287,8 +331,8 @@ def _load_cached(source: str) -> Lexicon:
     path = _cache_path(key)
     cached = _read_cache(path)
     if cached is not None:
-        dawg, gaddag, words = cached
-        return Lexicon(name, key, dawg, gaddag, words)
+        dawg, gaddag, height, words = cached
+        return Lexicon(name, key, dawg, gaddag, words, height)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -296,8 +340,9 @@ def _load_cached(source: str) -> Lexicon:
     clean = _clean(text, name)
     dawg = _compile(clean)
     gaddag = _compile(_gaddag_strings(clean))
-    _write_cache(path, dawg, gaddag, len(clean))
-    return Lexicon(name, key, dawg, gaddag, len(clean))
+    height = _heights(gaddag)
+    _write_cache(path, dawg, gaddag, height, len(clean))
+    return Lexicon(name, key, dawg, gaddag, len(clean), height)
 
 
 def main(argv: list[str] | None = None) -> int:

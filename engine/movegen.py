@@ -75,24 +75,39 @@ def _rack_counts(rack: str) -> list[int]:
     return counts
 
 
+class _Collector:
+    """Keeps found moves; with ``keep`` set, drops those below the running ``keep``-th best score."""
+
+    __slots__ = ("keep", "found", "best", "threshold")
+
+    def __init__(self, keep: int | None) -> None:
+        self.keep = keep
+        self.found: list[Raw] = []
+        self.best: list[int] = []  # min-heap of the `keep` best scores seen
+        self.threshold = -1
+
+    def add(self, score: int, raw: Raw) -> None:
+        keep = self.keep
+        if keep is not None:
+            best = self.best
+            if len(best) < keep:
+                heapq.heappush(best, score)
+                if len(best) == keep:
+                    self.threshold = best[0]
+            elif score > self.threshold:
+                heapq.heapreplace(best, score)
+                self.threshold = best[0]
+        self.found.append(raw)
+
+
 def _search(board: Board, rack: str, lexicon: Lexicon, tiles: TileSet, keep: int | None) -> list[Raw]:
-    """Run the generator. ``keep=None`` keeps every move; otherwise moves scoring below the
-    running ``keep``-th best score are dropped as they are found."""
-    mask, first, target = lexicon.gaddag
+    """Run the generator over every line of the board in each direction."""
     values = [tiles.values.get(ch, 0) for ch in _LETTER_CHARS]
     counts = _rack_counts(rack)
-    rmask0 = 0
-    for i in range(26):
-        if counts[i]:
-            rmask0 |= 1 << i
-    found: list[Raw] = []
-    best: list[int] = []  # min-heap of the `keep` best scores seen
-    threshold = [-1]
-
+    collector = _Collector(keep)
     empty = board.is_empty
     directions = (Direction.ACROSS,) if empty else (Direction.ACROSS, Direction.DOWN)
     for direction in directions:
-        d = int(direction)
         tl, lml, wml = board.lines(direction)
         codes, vals = line_codes(tl, tiles)
         xmask, xscore = cross_sets(lexicon, codes, vals)
@@ -102,130 +117,149 @@ def _search(board: Board, rack: str, lexicon: Lexicon, tiles: TileSet, keep: int
             anc[sr][sc] = True  # empty board: across only, so line = row
         else:
             anc = anchors(codes)
-
         for li in range(SIZE):
-            is_anchor = anc[li]
-            if not any(is_anchor):
-                continue
-            code = codes[li]
-            val = vals[li]
-            chars = tl[li]
-            lm = lml[li]
-            wm = wml[li]
-            xm = xmask[li]
-            xs = xscore[li]
-            left: list[str] = []  # letters from the anchor leftwards
-            right: list[str] = []  # letters right of the anchor
-            a = 0  # the anchor being worked
+            if any(anc[li]):
+                line = _Line(int(direction), li, codes[li], vals[li], tl[li], lml[li], wml[li], xmask[li], xscore[li], anc[li])
+                _search_line(line, lexicon, values, counts, len(rack), collector)
+    return collector.found
 
-            def record(score: int, start: int, ntiles: int) -> None:
-                if ntiles == BINGO_TILES:
-                    score += BINGO_BONUS
-                t = threshold[0]
-                if score < t:
+
+@dataclass(frozen=True)
+class _Line:
+    direction: int
+    index: int
+    code: list[int]  # letter index per square, -1 if empty
+    val: list[int]  # face value of the tile on each square
+    chars: list[str]  # the tiles as written (lower case for a blank)
+    lm: list[int]
+    wm: list[int]
+    xm: list[int]  # cross-set per square
+    xs: list[int]  # cross score per square (NO_CROSS without a perpendicular word)
+    anchor: list[bool]
+
+
+class _Bounds:
+    """Upper bounds for the top-N search on one line (branch and bound).
+
+    New tiles placed right of a square ``p`` fill exactly the next empty squares from ``p``;
+    those placed left of the leftmost covered square fill the free squares before it. So for
+    ``k`` more tiles the word multipliers, the best letter premium, the board tiles the word
+    must take in and the cross words are known per (square, k): these tables hold them."""
+
+    __slots__ = ("rt", "rw", "rl", "rx", "rn", "lw", "ll", "ln", "top")
+
+    def __init__(self, line: _Line, rack_values: list[int]) -> None:
+        code, val, lm, wm, xs = line.code, line.val, line.lm, line.wm, line.xs
+        vmax = max(rack_values, default=0)
+        ordered = sorted(rack_values, reverse=True)
+        self.top = [sum(ordered[:k]) for k in range(len(ordered) + 1)]  # best k tile values
+        depth = len(ordered)
+        self.rt: list[list[int]] = []
+        self.rw: list[list[int]] = []
+        self.rl: list[list[int]] = []
+        self.rx: list[list[int]] = []
+        self.rn: list[int] = []
+        for p in range(SIZE + 1):
+            q = p
+            tiles = 0
+            while q < SIZE and code[q] >= 0:
+                tiles += val[q]
+                q += 1
+            rt, rw, rl, rx = [tiles], [1], [1], [0]
+            while q < SIZE and len(rt) <= depth:
+                rw.append(rw[-1] * wm[q])
+                rl.append(max(rl[-1], lm[q]))
+                rx.append(rx[-1] + ((xs[q] + vmax * lm[q]) * wm[q] if xs[q] != NO_CROSS else 0))
+                q += 1
+                while q < SIZE and code[q] >= 0:
+                    tiles += val[q]
+                    q += 1
+                rt.append(tiles)
+            self.rn.append(len(rt) - 1)
+            self.rt.append(rt)
+            self.rw.append(rw)
+            self.rl.append(rl)
+            self.rx.append(rx)
+        self.lw: list[list[int]] = []
+        self.ll: list[list[int]] = []
+        self.ln: list[int] = []
+        for p in range(SIZE):
+            lw, ll = [1], [1]
+            q = p - 1
+            while q >= 0 and code[q] < 0 and not line.anchor[q] and len(lw) <= depth:
+                lw.append(lw[-1] * wm[q])
+                ll.append(max(ll[-1], lm[q]))
+                q -= 1
+            self.ln.append(len(lw) - 1)
+            self.lw.append(lw)
+            self.ll.append(ll)
+
+
+def _search_line(
+    line: _Line,
+    lexicon: Lexicon,
+    values: list[int],
+    counts: list[int],
+    rack_size: int,
+    out: _Collector,
+) -> None:
+    """Every move whose leftmost anchor lies on ``line``. ``counts`` is the rack (26 = blank)."""
+    mask, first, target = lexicon.gaddag
+    height = lexicon.height
+    pruning = out.keep is not None
+    if pruning:
+        bounds = _Bounds(line, [values[i] for i in range(26) for _ in range(counts[i])] + [0] * counts[26])
+        rt, rw, rl, rx, rn, lw, ll, ln, top = (
+            bounds.rt, bounds.rw, bounds.rl, bounds.rx, bounds.rn, bounds.lw, bounds.ll, bounds.ln, bounds.top,
+        )
+    d, li = line.direction, line.index
+    code, val, chars, lm, wm, xm, xs, is_anchor = (
+        line.code, line.val, line.chars, line.lm, line.wm, line.xm, line.xs, line.anchor,
+    )
+    left: list[str] = []  # letters from the anchor leftwards
+    right: list[str] = []  # letters right of the anchor
+    a = 0  # the anchor being worked
+    right_free = True  # the square right of the anchor is empty (or the edge)
+
+    def record(score: int, start: int, ntiles: int) -> None:
+        if ntiles == BINGO_TILES:
+            score += BINGO_BONUS
+        if score < out.threshold:
+            return
+        if d == 1 and ntiles == 1:
+            # A lone tile that also forms a word across was already made across.
+            for p in range(start, start + len(left) + len(right)):
+                if code[p] < 0 and xs[p] != NO_CROSS:
                     return
-                end = start + len(left) + len(right)
-                if d == 1 and ntiles == 1:
-                    # A lone tile that also forms a word across was already made across.
-                    for p in range(start, end):
-                        if code[p] < 0 and xs[p] != NO_CROSS:
-                            return
-                if keep is not None:
-                    if len(best) < keep:
-                        heapq.heappush(best, score)
-                        if len(best) == keep:
-                            threshold[0] = best[0]
-                    elif score > t:
-                        heapq.heapreplace(best, score)
-                        threshold[0] = best[0]
-                found.append((score, d, li, start, "".join(reversed(left)) + "".join(right), ntiles))
+        out.add(score, (score, d, li, start, "".join(reversed(left)) + "".join(right), ntiles))
 
-            def go_right(pos: int, node: int, msum: int, wmul: int, xsum: int, ntiles: int, rmask: int) -> None:
-                depth = len(right)
-                while pos < SIZE and code[pos] >= 0:  # follow tiles already on the board
-                    c = code[pos]
-                    m = mask[node]
-                    if not (m >> c) & 1:
-                        del right[depth:]
-                        return
-                    node = target[first[node] + (m & ((1 << c) - 1)).bit_count()]
-                    msum += val[pos]
-                    right.append(chars[pos])
-                    pos += 1
-                m = mask[node]
-                if m & TERMINAL:
-                    record(msum * wmul + xsum, a - len(left) + 1, ntiles)
-                if pos < SIZE:
-                    allowed = m & xm[pos]
-                    if allowed:
-                        lmp = lm[pos]
-                        wmp = wm[pos]
-                        xsp = xs[pos]
-                        cand = allowed & rmask
-                        while cand:
-                            low = cand & -cand
-                            cand ^= low
-                            letter = low.bit_length() - 1
-                            v = values[letter]
-                            counts[letter] -= 1
-                            right.append(_LETTER_CHARS[letter])
-                            go_right(
-                                pos + 1,
-                                target[first[node] + (m & (low - 1)).bit_count()],
-                                msum + v * lmp,
-                                wmul * wmp,
-                                xsum if xsp < 0 else xsum + (xsp + v * lmp) * wmp,
-                                ntiles + 1,
-                                rmask if counts[letter] else rmask ^ low,
-                            )
-                            right.pop()
-                            counts[letter] += 1
-                        if counts[26]:
-                            counts[26] -= 1
-                            cand = allowed
-                            while cand:
-                                low = cand & -cand
-                                cand ^= low
-                                letter = low.bit_length() - 1
-                                right.append(_BLANK_CHARS[letter])
-                                go_right(
-                                    pos + 1,
-                                    target[first[node] + (m & (low - 1)).bit_count()],
-                                    msum,
-                                    wmul * wmp,
-                                    xsum if xsp < 0 else xsum + xsp * wmp,
-                                    ntiles + 1,
-                                    rmask,
-                                )
-                                right.pop()
-                            counts[26] += 1
+    def go_right(pos: int, node: int, msum: int, wmul: int, xsum: int, ntiles: int, rmask: int) -> None:
+        depth = len(right)
+        while pos < SIZE and code[pos] >= 0:  # follow tiles already on the board
+            c = code[pos]
+            m = mask[node]
+            if not (m >> c) & 1:
                 del right[depth:]
-
-            def after_left(pos: int, node: int, msum: int, wmul: int, xsum: int, ntiles: int, rmask: int) -> None:
-                """``pos`` is the leftmost square covered so far."""
-                if pos > 0 and code[pos - 1] >= 0:
-                    go_left(pos - 1, node, msum, wmul, xsum, ntiles, rmask)
-                    return
-                m = mask[node]
-                if m & TERMINAL and len(left) >= 2 and (a == SIZE - 1 or code[a + 1] < 0):
-                    record(msum * wmul + xsum, pos, ntiles)
-                if m & SEP_BIT and a < SIZE - 1:
-                    go_right(a + 1, target[first[node] + (m & (SEP_BIT - 1)).bit_count()], msum, wmul, xsum, ntiles, rmask)
-                if pos > 0 and (rmask or counts[26]) and not is_anchor[pos - 1]:
-                    go_left(pos - 1, node, msum, wmul, xsum, ntiles, rmask)
-
-            def go_left(pos: int, node: int, msum: int, wmul: int, xsum: int, ntiles: int, rmask: int) -> None:
-                c = code[pos]
-                m = mask[node]
-                if c >= 0:  # a tile already on the board
-                    if (m >> c) & 1:
-                        left.append(chars[pos])
-                        after_left(pos, target[first[node] + (m & ((1 << c) - 1)).bit_count()], msum + val[pos], wmul, xsum, ntiles, rmask)
-                        left.pop()
-                    return
-                allowed = m & xm[pos]
-                if not allowed:
-                    return
+                return
+            node = target[first[node] + (m & ((1 << c) - 1)).bit_count()]
+            msum += val[pos]
+            right.append(chars[pos])
+            pos += 1
+        if pruning and out.threshold > 0:
+            r = rack_size - ntiles
+            j = r if r < rn[pos] else rn[pos]
+            bound = (msum + rt[pos][j] + top[r] * rl[pos][j]) * wmul * rw[pos][j] + xsum + rx[pos][j]
+            if ntiles + r == BINGO_TILES and j == r and height[node] >= r:
+                bound += BINGO_BONUS
+            if bound < out.threshold:
+                del right[depth:]
+                return
+        m = mask[node]
+        if m & TERMINAL:
+            record(msum * wmul + xsum, a - len(left) + 1, ntiles)
+        if pos < SIZE:
+            allowed = m & xm[pos]
+            if allowed:
                 lmp = lm[pos]
                 wmp = wm[pos]
                 xsp = xs[pos]
@@ -236,9 +270,9 @@ def _search(board: Board, rack: str, lexicon: Lexicon, tiles: TileSet, keep: int
                     letter = low.bit_length() - 1
                     v = values[letter]
                     counts[letter] -= 1
-                    left.append(_LETTER_CHARS[letter])
-                    after_left(
-                        pos,
+                    right.append(_LETTER_CHARS[letter])
+                    go_right(
+                        pos + 1,
                         target[first[node] + (m & (low - 1)).bit_count()],
                         msum + v * lmp,
                         wmul * wmp,
@@ -246,7 +280,7 @@ def _search(board: Board, rack: str, lexicon: Lexicon, tiles: TileSet, keep: int
                         ntiles + 1,
                         rmask if counts[letter] else rmask ^ low,
                     )
-                    left.pop()
+                    right.pop()
                     counts[letter] += 1
                 if counts[26]:
                     counts[26] -= 1
@@ -255,9 +289,9 @@ def _search(board: Board, rack: str, lexicon: Lexicon, tiles: TileSet, keep: int
                         low = cand & -cand
                         cand ^= low
                         letter = low.bit_length() - 1
-                        left.append(_BLANK_CHARS[letter])
-                        after_left(
-                            pos,
+                        right.append(_BLANK_CHARS[letter])
+                        go_right(
+                            pos + 1,
                             target[first[node] + (m & (low - 1)).bit_count()],
                             msum,
                             wmul * wmp,
@@ -265,13 +299,96 @@ def _search(board: Board, rack: str, lexicon: Lexicon, tiles: TileSet, keep: int
                             ntiles + 1,
                             rmask,
                         )
-                        left.pop()
+                        right.pop()
                     counts[26] += 1
+        del right[depth:]
 
-            for a in range(SIZE):
-                if is_anchor[a]:
-                    go_left(a, 0, 0, 1, 0, 0, rmask0)
-    return found
+    def covered(pos: int, node: int, msum: int, wmul: int, xsum: int, ntiles: int, rmask: int) -> None:
+        """``pos`` is now the leftmost square covered: end the word here, or cross the
+        separator and go right, or go on leftwards."""
+        if pos > 0 and code[pos - 1] >= 0:  # a tile on the left must be part of the word
+            c = code[pos - 1]
+            m = mask[node]
+            if (m >> c) & 1:
+                left.append(chars[pos - 1])
+                covered(pos - 1, target[first[node] + (m & ((1 << c) - 1)).bit_count()], msum + val[pos - 1], wmul, xsum, ntiles, rmask)
+                left.pop()
+            return
+        if pruning and out.threshold > 0:
+            r = rack_size - ntiles
+            i = r if r < ln[pos] else ln[pos]
+            nx = a + 1
+            j = r if r < rn[nx] else rn[nx]
+            lmax = ll[pos][i] if ll[pos][i] > rl[nx][j] else rl[nx][j]
+            bound = (msum + rt[nx][j] + top[r] * lmax) * wmul * lw[pos][i] * rw[nx][j] + xsum + rx[nx][j]
+            if ntiles + r == BINGO_TILES and i + j >= r and height[node] >= r:
+                bound += BINGO_BONUS
+            if bound < out.threshold:
+                return
+        m = mask[node]
+        if m & TERMINAL and right_free and len(left) >= 2:
+            record(msum * wmul + xsum, pos, ntiles)
+        if m & SEP_BIT and a < SIZE - 1:
+            go_right(a + 1, target[first[node] + (m & (SEP_BIT - 1)).bit_count()], msum, wmul, xsum, ntiles, rmask)
+        if pos > 0 and (rmask or counts[26]) and not is_anchor[pos - 1]:
+            place_left(pos - 1, node, msum, wmul, xsum, ntiles, rmask)
+
+    def place_left(pos: int, node: int, msum: int, wmul: int, xsum: int, ntiles: int, rmask: int) -> None:
+        """Put a rack tile on the empty square ``pos``, going left."""
+        m = mask[node]
+        allowed = m & xm[pos]
+        if not allowed:
+            return
+        lmp = lm[pos]
+        wmp = wm[pos]
+        xsp = xs[pos]
+        cand = allowed & rmask
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            letter = low.bit_length() - 1
+            v = values[letter]
+            counts[letter] -= 1
+            left.append(_LETTER_CHARS[letter])
+            covered(
+                pos,
+                target[first[node] + (m & (low - 1)).bit_count()],
+                msum + v * lmp,
+                wmul * wmp,
+                xsum if xsp < 0 else xsum + (xsp + v * lmp) * wmp,
+                ntiles + 1,
+                rmask if counts[letter] else rmask ^ low,
+            )
+            left.pop()
+            counts[letter] += 1
+        if counts[26]:
+            counts[26] -= 1
+            cand = allowed
+            while cand:
+                low = cand & -cand
+                cand ^= low
+                letter = low.bit_length() - 1
+                left.append(_BLANK_CHARS[letter])
+                covered(
+                    pos,
+                    target[first[node] + (m & (low - 1)).bit_count()],
+                    msum,
+                    wmul * wmp,
+                    xsum if xsp < 0 else xsum + xsp * wmp,
+                    ntiles + 1,
+                    rmask,
+                )
+                left.pop()
+            counts[26] += 1
+
+    rmask0 = 0
+    for i in range(26):
+        if counts[i]:
+            rmask0 |= 1 << i
+    for a in range(SIZE):
+        if is_anchor[a]:
+            right_free = a == SIZE - 1 or code[a + 1] < 0
+            place_left(a, 0, 0, 1, 0, 0, rmask0)
 
 
 def _to_moves(raw: list[Raw], rack: str) -> list[ScoredMove]:
