@@ -120,7 +120,7 @@ def _search(board: Board, rack: str, lexicon: Lexicon, tiles: TileSet, keep: int
         for li in range(SIZE):
             if any(anc[li]):
                 line = _Line(int(direction), li, codes[li], vals[li], tl[li], lml[li], wml[li], xmask[li], xscore[li], anc[li])
-                _search_line(line, lexicon, values, counts, len(rack), collector)
+                _search_line(line, lexicon, values, counts, collector)
     return collector.found
 
 
@@ -138,80 +138,15 @@ class _Line:
     anchor: list[bool]
 
 
-class _Bounds:
-    """Upper bounds for the top-N search on one line (branch and bound).
-
-    New tiles placed right of a square ``p`` fill exactly the next empty squares from ``p``;
-    those placed left of the leftmost covered square fill the free squares before it. So for
-    ``k`` more tiles the word multipliers, the best letter premium, the board tiles the word
-    must take in and the cross words are known per (square, k): these tables hold them."""
-
-    __slots__ = ("rt", "rw", "rl", "rx", "rn", "lw", "ll", "ln", "top")
-
-    def __init__(self, line: _Line, rack_values: list[int]) -> None:
-        code, val, lm, wm, xs = line.code, line.val, line.lm, line.wm, line.xs
-        vmax = max(rack_values, default=0)
-        ordered = sorted(rack_values, reverse=True)
-        self.top = [sum(ordered[:k]) for k in range(len(ordered) + 1)]  # best k tile values
-        depth = len(ordered)
-        self.rt: list[list[int]] = []
-        self.rw: list[list[int]] = []
-        self.rl: list[list[int]] = []
-        self.rx: list[list[int]] = []
-        self.rn: list[int] = []
-        for p in range(SIZE + 1):
-            q = p
-            tiles = 0
-            while q < SIZE and code[q] >= 0:
-                tiles += val[q]
-                q += 1
-            rt, rw, rl, rx = [tiles], [1], [1], [0]
-            while q < SIZE and len(rt) <= depth:
-                rw.append(rw[-1] * wm[q])
-                rl.append(max(rl[-1], lm[q]))
-                rx.append(rx[-1] + ((xs[q] + vmax * lm[q]) * wm[q] if xs[q] != NO_CROSS else 0))
-                q += 1
-                while q < SIZE and code[q] >= 0:
-                    tiles += val[q]
-                    q += 1
-                rt.append(tiles)
-            self.rn.append(len(rt) - 1)
-            self.rt.append(rt)
-            self.rw.append(rw)
-            self.rl.append(rl)
-            self.rx.append(rx)
-        self.lw: list[list[int]] = []
-        self.ll: list[list[int]] = []
-        self.ln: list[int] = []
-        for p in range(SIZE):
-            lw, ll = [1], [1]
-            q = p - 1
-            while q >= 0 and code[q] < 0 and not line.anchor[q] and len(lw) <= depth:
-                lw.append(lw[-1] * wm[q])
-                ll.append(max(ll[-1], lm[q]))
-                q -= 1
-            self.ln.append(len(lw) - 1)
-            self.lw.append(lw)
-            self.ll.append(ll)
-
-
 def _search_line(
     line: _Line,
     lexicon: Lexicon,
     values: list[int],
     counts: list[int],
-    rack_size: int,
     out: _Collector,
 ) -> None:
     """Every move whose leftmost anchor lies on ``line``. ``counts`` is the rack (26 = blank)."""
     mask, first, target = lexicon.gaddag
-    height = lexicon.height
-    pruning = out.keep is not None
-    if pruning:
-        bounds = _Bounds(line, [values[i] for i in range(26) for _ in range(counts[i])] + [0] * counts[26])
-        rt, rw, rl, rx, rn, lw, ll, ln, top = (
-            bounds.rt, bounds.rw, bounds.rl, bounds.rx, bounds.rn, bounds.lw, bounds.ll, bounds.ln, bounds.top,
-        )
     d, li = line.direction, line.index
     code, val, chars, lm, wm, xm, xs, is_anchor = (
         line.code, line.val, line.chars, line.lm, line.wm, line.xm, line.xs, line.anchor,
@@ -245,15 +180,6 @@ def _search_line(
             msum += val[pos]
             right.append(chars[pos])
             pos += 1
-        if pruning and out.threshold > 0:
-            r = rack_size - ntiles
-            j = r if r < rn[pos] else rn[pos]
-            bound = (msum + rt[pos][j] + top[r] * rl[pos][j]) * wmul * rw[pos][j] + xsum + rx[pos][j]
-            if ntiles + r == BINGO_TILES and j == r and height[node] >= r:
-                bound += BINGO_BONUS
-            if bound < out.threshold:
-                del right[depth:]
-                return
         m = mask[node]
         if m & TERMINAL:
             record(msum * wmul + xsum, a - len(left) + 1, ntiles)
@@ -314,17 +240,6 @@ def _search_line(
                 covered(pos - 1, target[first[node] + (m & ((1 << c) - 1)).bit_count()], msum + val[pos - 1], wmul, xsum, ntiles, rmask)
                 left.pop()
             return
-        if pruning and out.threshold > 0:
-            r = rack_size - ntiles
-            i = r if r < ln[pos] else ln[pos]
-            nx = a + 1
-            j = r if r < rn[nx] else rn[nx]
-            lmax = ll[pos][i] if ll[pos][i] > rl[nx][j] else rl[nx][j]
-            bound = (msum + rt[nx][j] + top[r] * lmax) * wmul * lw[pos][i] * rw[nx][j] + xsum + rx[nx][j]
-            if ntiles + r == BINGO_TILES and i + j >= r and height[node] >= r:
-                bound += BINGO_BONUS
-            if bound < out.threshold:
-                return
         m = mask[node]
         if m & TERMINAL and right_free and len(left) >= 2:
             record(msum * wmul + xsum, pos, ntiles)
