@@ -21,9 +21,11 @@ from engine.board import LAYOUTS, Board, Layout
 from engine.errors import EngineError
 from engine.game import DuplicateGame, autoplay
 from engine.lexicon import DEFAULT, Lexicon
+from engine.move import Move
 from engine.movegen import ScoredMove, top
+from engine.notation import OffBoardError
 from engine.tiles import TILE_SETS, TileSet
-from engine.validate import Verdict, validate_text
+from engine.validate import Fault, Problem, Verdict, validate
 
 RACK_MAX = 7
 
@@ -137,6 +139,15 @@ def score_json(verdict: Verdict) -> ScoreJSON:
     }
 
 
+def _score(board: Board, text: str, rack: str | None, lexicon: Lexicon, tiles: TileSet) -> Verdict:
+    """A move that cannot be read is bad input; one that can be read gets a verdict, whatever
+    is wrong with it on the board (off the board included)."""
+    verdict = validate_text(board, text, rack=rack, lexicon=lexicon, tiles=tiles)
+    if verdict.move is None and Fault.BAD_NOTATION in verdict.faults():
+        raise UsageError(verdict.problems[0].message)
+    return verdict
+
+
 def _top(board: Board, rack: str, lexicon: Lexicon, tiles: TileSet, n: int) -> list[ScoredMove]:
     if n < 1:
         raise UsageError(f"--n must be at least 1, not {n}")
@@ -158,7 +169,7 @@ def _batch_line(line: str, lexicon: Lexicon, tiles: TileSet, layout: Layout) -> 
             if not isinstance(move, str):
                 raise UsageError('"move" must be a string like "H8 WORD"')
             rack = parse_rack(tiles, request["rack"]) if request.get("rack") is not None else None
-            return dict(score_json(validate_text(board, move, rack=rack, lexicon=lexicon, tiles=tiles)))
+            return dict(score_json(_score(board, move, rack, lexicon, tiles)))
         if op == "top":
             n = request.get("n", 10)
             if not isinstance(n, int) or isinstance(n, bool):
@@ -205,7 +216,7 @@ def run(argv: Sequence[str], stdin: TextIO, stdout: TextIO) -> int:
     elif args.command == "score":
         board = read_board(args.board, layout, stdin)
         rack = parse_rack(tiles, args.rack) if args.rack is not None else None
-        verdict = validate_text(board, args.move, rack=rack, lexicon=lexicon, tiles=tiles)
+        verdict = _score(board, args.move, rack, lexicon, tiles)
         if args.json:
             json.dump(score_json(verdict), stdout)
             stdout.write("\n")

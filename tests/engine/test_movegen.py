@@ -1,0 +1,179 @@
+"""Move generation agrees with the validator, with a brute-force enumerator, and with itself."""
+
+from __future__ import annotations
+
+import itertools
+from functools import cache
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.board import Board, Layout
+from engine.game import autoplay
+from engine.lexicon import Lexicon
+from engine.move import Move
+from engine.movegen import ScoredMove, generate, order_key, top
+from engine.notation import SIZE, Direction
+from engine.tiles import BLANK, TileSet, subtract
+from engine.validate import validate
+
+EN = TileSet.load("en")
+
+SMALL_WORDS = [
+    "AT", "TA", "TO", "OT", "AN", "NA", "NO", "ON", "SO", "OS", "AS", "IS", "IT", "TI",
+    "ANT", "TAN", "NAT", "OAT", "TAO", "SAT", "TAS", "ITS", "SIT", "TIS", "NOT", "TON",
+    "SON", "NOS", "ION", "TINS", "SNIT", "ANTS", "TANS", "OATS", "STOA", "TAOS", "NOTA",
+    "SAINT", "STAIN", "SATIN", "TONS", "SNOT", "IONS", "ANTI", "ANTIS", "NAOS", "ST",
+]
+SMALL_LETTERS = "AINOST"
+
+
+@cache
+def small() -> Lexicon:
+    return Lexicon.from_words(SMALL_WORDS, name="small")
+
+
+@cache
+def autoplayed(seed: int) -> list[tuple[Board, str]]:
+    """(board before the round, rack) for every round of a seeded ENABLE game."""
+    game = autoplay(seed=seed, tiles=EN, lexicon=Lexicon.load())
+    board = Board()
+    out = []
+    for record in game.rounds:
+        out.append((board.copy(), record.rack))
+        board.play(record.move)
+    return out
+
+
+def placement(board: Board, move: Move) -> frozenset[tuple[int, int, str]]:
+    return frozenset(board.placed_by(move))
+
+
+def brute_force(board: Board, rack: str, lexicon: Lexicon) -> set[frozenset[tuple[int, int, str]]]:
+    """Every word of the lexicon at every square in both directions, every way of writing its
+    new letters with the rack's tiles or blanks; kept when the validator accepts it."""
+    found = set()
+    directions = (Direction.ACROSS,) if board.is_empty else (Direction.ACROSS, Direction.DOWN)
+    for word in lexicon.iter_words():
+        for direction, row, col in itertools.product(directions, range(SIZE), range(SIZE)):
+            move = Move(row, col, direction, word)
+            if not move.fits:
+                continue
+            squares = list(move.squares())
+            fresh = [i for i, (r, c, ch) in enumerate(squares) if not board[r, c]]
+            if not fresh or len(fresh) > len(rack) or any(board[r, c] and board[r, c].upper() != ch for r, c, ch in squares):
+                continue
+            for blanks in itertools.product((False, True), repeat=len(fresh)):
+                if sum(blanks) > rack.count(BLANK):
+                    continue
+                letters = list(word)
+                for i, as_blank in zip(fresh, blanks, strict=True):
+                    if as_blank:
+                        letters[i] = letters[i].lower()
+                written = Move(row, col, direction, "".join(letters))
+                if validate(board, written, rack=rack, lexicon=lexicon, tiles=EN).valid:
+                    found.add(placement(board, written))
+    return found
+
+
+@st.composite
+def small_positions(draw: st.DrawFn) -> tuple[Board, str]:
+    """A board built by a few generated moves on the small lexicon, and a rack for it."""
+    board = Board(Layout.load(draw(st.sampled_from(["standard", "tl-centre"]))))
+    for _ in range(draw(st.integers(0, 4))):
+        rack = "".join(draw(st.lists(st.sampled_from(SMALL_LETTERS), min_size=7, max_size=7)))
+        moves = generate(board, rack, small(), EN)
+        if not moves:
+            break
+        board.play(moves[draw(st.integers(0, len(moves) - 1))].move)
+    letters = draw(st.lists(st.sampled_from(SMALL_LETTERS), min_size=1, max_size=7))
+    blanks = draw(st.integers(0, min(2, 7 - len(letters))))
+    return board, "".join(sorted(letters)) + BLANK * blanks
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions())
+def test_the_generator_finds_exactly_the_brute_force_moves_on_a_small_lexicon(position: tuple[Board, str]) -> None:
+    board, rack = position
+    generated = generate(board, rack, small(), EN)
+    placements = [placement(board, m.move) for m in generated]
+    assert len(placements) == len(set(placements)), "a placement was generated twice"
+    assert set(placements) == brute_force(board, rack, small())
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(1, 3), round_index=st.integers(0, 30), data=st.data())
+def test_every_generated_move_validates_and_scores_the_same_through_the_validator(seed: int, round_index: int, data: st.DataObject) -> None:
+    positions = autoplayed(seed)
+    board, rack = positions[round_index % len(positions)]
+    if data.draw(st.booleans(), label="blank in the rack"):
+        rack = rack[:-1] + BLANK
+    moves = generate(board, rack, Lexicon.load(), EN)
+    sample = moves if len(moves) <= 400 else data.draw(st.lists(st.sampled_from(moves), min_size=50, max_size=200), label="sample")
+    for m in sample:
+        verdict = validate(board, m.move, rack=rack, lexicon=Lexicon.load(), tiles=EN)
+        assert verdict.valid, (m, verdict.problems)
+        assert verdict.score == m.score, m
+        assert subtract(rack, m.used) is not None
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(1, 3), round_index=st.integers(0, 30), n=st.sampled_from([1, 3, 10, 50]))
+def test_top_n_is_the_head_of_the_full_list(seed: int, round_index: int, n: int) -> None:
+    positions = autoplayed(seed)
+    board, rack = positions[round_index % len(positions)]
+    everything = generate(board, rack, Lexicon.load(), EN)
+    assert top(board, rack, Lexicon.load(), n, EN) == everything[:n]
+
+
+def test_moves_come_in_the_documented_total_order(enable: Lexicon) -> None:
+    board, rack = autoplayed(1)[6]
+    moves = generate(board, rack, enable, EN)
+    keys = [order_key(m.score, m.move) for m in moves]
+    assert keys == sorted(keys)
+    assert len(set(keys)) == len(keys), "the order must be total: no two moves share a key"
+
+
+def test_the_first_move_is_made_across_through_the_centre(enable: Lexicon) -> None:
+    moves = generate(Board(), "AEINRST", enable, EN)
+    assert moves and all(m.move.direction is Direction.ACROSS and m.move.row == 7 for m in moves)
+    assert all(m.move.col <= 7 < m.move.col + len(m.word) for m in moves)
+    assert moves[0].score == 66 and moves[0].tiles == 7  # 8 x 2 + 50 with a letter on a DL: NASTIER family
+
+
+def test_a_blank_is_tried_as_every_letter_and_scores_nothing(enable: Lexicon) -> None:
+    moves = generate(Board(), "Q?", enable, EN)
+    assert {m.word for m in moves} >= {"Qi"} or all("Q" in m.word for m in moves)
+    two = generate(Board(), "??", enable, EN)
+    assert two and all(m.score == 0 for m in two)
+    assert len({m.word.upper() for m in two}) == 96  # every two-letter word of ENABLE
+
+
+def test_a_lone_tile_that_makes_words_both_ways_is_listed_once_as_the_word_across(enable: Lexicon) -> None:
+    rows = ["." * 15] * 15
+    rows[5] = "........I......"  # F9
+    rows[6] = "........T......"  # G9
+    rows[7] = ".....CAT......."  # H6-H8
+    board = Board.from_lines(rows)
+    moves = generate(board, "S", enable, EN)
+    at_h9 = [m for m in moves if board.placed_by(m.move) == [(7, 8, "S")]]
+    assert [str(m) for m in at_h9] == ["H6 CATS 9"]  # CATS 3+1+1+1, ITS 1+1+1; H9 is a plain square
+    assert validate(board, Move.parse("9F ITS"), rack="S", lexicon=enable).score == at_h9[0].score
+
+
+def test_no_move_is_found_when_the_rack_cannot_play(enable: Lexicon) -> None:
+    assert generate(Board(), "QQ", enable, EN) == []
+    assert top(Board(), "QQ", enable, 5, EN) == []
+
+
+def test_scored_moves_print_as_a_slip() -> None:
+    m = ScoredMove(Move.parse("8H WORD"), 24, "DORW")
+    assert str(m) == "8H WORD 24" and m.ref == "8H" and m.tiles == 4
+
+
+@pytest.mark.parametrize("layout", ["standard", "tl-centre"])
+def test_the_first_move_scores_by_the_layout(enable: Lexicon, layout: str) -> None:
+    best = top(Board(Layout.load(layout)), "AEINRST", enable, 1, EN)[0]
+    verdict = validate(Board(Layout.load(layout)), best.move, rack="AEINRST", lexicon=enable, tiles=EN)
+    assert verdict.valid and verdict.score == best.score
