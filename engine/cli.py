@@ -21,11 +21,9 @@ from engine.board import LAYOUTS, Board, Layout
 from engine.errors import EngineError
 from engine.game import DuplicateGame, autoplay
 from engine.lexicon import DEFAULT, Lexicon
-from engine.move import Move
 from engine.movegen import ScoredMove, top
-from engine.notation import OffBoardError
 from engine.tiles import TILE_SETS, TileSet
-from engine.validate import Fault, Problem, Verdict, validate
+from engine.validate import Fault, Verdict, validate_text
 
 RACK_MAX = 7
 
