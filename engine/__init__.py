@@ -1,5 +1,35 @@
 """A rules-exact duplicate Scrabble engine in pure Python (no Django, Celery or database).
 
-The public names are re-exported here; each concept lives in its own module:
-tiles, board, move, notation, lexicon, crosses, movegen, scoring, draw, game.
+Each concept lives in its own module (see engine/README.md); the names most callers need are
+re-exported here.
 """
+
+from engine.board import Board, Layout
+from engine.errors import EngineError, LexiconError, NotationError, PlacementError, RackError
+from engine.lexicon import Lexicon
+from engine.move import Move
+from engine.movegen import ScoredMove, generate, top
+from engine.notation import Direction
+from engine.tiles import TileSet
+from engine.validate import Fault, Verdict, validate, validate_text
+
+__all__ = [
+    "Board",
+    "Direction",
+    "EngineError",
+    "Fault",
+    "Layout",
+    "Lexicon",
+    "LexiconError",
+    "Move",
+    "NotationError",
+    "PlacementError",
+    "RackError",
+    "ScoredMove",
+    "TileSet",
+    "Verdict",
+    "generate",
+    "top",
+    "validate",
+    "validate_text",
+]
