@@ -218,7 +218,8 @@ class DuplicateGame:
     ) -> None:
         self.tiles = tiles
         self.lexicon = lexicon
-        self.seed = random.SystemRandom().randrange(2**63) if seed is None else seed
+        # below 2**32: the seed goes into JSON documents read by JavaScript too
+        self.seed = random.SystemRandom().randrange(2**32) if seed is None else seed
         self.rng = random.Random(self.seed)
         self.board = Board(layout or Layout.load("standard"))
         self.bag = Bag.full(tiles)
