@@ -358,16 +358,17 @@ def test_a_game_rebuilt_from_its_rounds_waits_for_the_next_rack(
 ) -> None:
     game = DuplicateGame.from_rounds(played.rounds[:5], tiles=en, lexicon=enable, seed=1)
     assert game.round_number == 6 and game.phase is Phase.DRAW
+    assert game.total == sum(r.score for r in played.rounds[:5])
     assert game.board.tiles + len(game.bag) + len(game.leftover) == 100
-    if not played.rounds[5].rejected:
-        assert game.leftover == played.rounds[5].leftover
     sixth = played.rounds[5]
+    if not sixth.rejected:
+        assert game.leftover == sixth.leftover
     for rack in sixth.rejected:  # this seed's round 6 had a rejection: it is replayed as such
         with pytest.raises(RackRejected):
             game.offer_rack(rack)
     assert game.offer_rack(sixth.rack) == sixth.rack
     assert game.play(sixth.move) == sixth
-    assert game.total == sum(r.score for r in played.rounds[:5])
+    assert game.total == sum(r.score for r in played.rounds[:6])
 
 
 def test_a_document_with_a_wrong_score_is_refused_naming_the_round(
