@@ -5,7 +5,16 @@ re-exported here.
 """
 
 from engine.board import Board, Layout
-from engine.errors import EngineError, LexiconError, NotationError, PlacementError, RackError
+from engine.draw import Bag, Draw
+from engine.errors import (
+    EngineError,
+    LexiconError,
+    NotationError,
+    PlacementError,
+    RackError,
+    RackRejected,
+)
+from engine.game import DuplicateGame, RoundRecord, autoplay, choose_top, replay
 from engine.lexicon import Lexicon
 from engine.move import Move
 from engine.movegen import ScoredMove, generate, top
@@ -14,7 +23,15 @@ from engine.tiles import TileSet
 from engine.validate import Fault, Verdict, validate, validate_text
 
 __all__ = [
+    "Bag",
     "Board",
+    "Draw",
+    "DuplicateGame",
+    "RackRejected",
+    "RoundRecord",
+    "autoplay",
+    "choose_top",
+    "replay",
     "Direction",
     "EngineError",
     "Fault",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from engine.errors import NotationError
+from engine.errors import NotationError, PlacementError
 from engine.move import Move
 from engine.notation import SIZE, Direction, parse_ref
 
@@ -140,7 +140,7 @@ class Board:
         for r, c, ch in move.squares():
             here = self._cells[r * SIZE + c]
             if here and here.upper() != ch.upper():
-                raise NotationError(f"move {move}: square {'ABCDEFGHIJKLMNO'[r]}{c + 1} holds {here}, not {ch}")
+                raise PlacementError(f"move {move}: square {'ABCDEFGHIJKLMNO'[r]}{c + 1} holds {here}, not {ch}")
             if not here:
                 placed.append((r, c, ch))
         for r, c, ch in placed:

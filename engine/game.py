@@ -220,7 +220,6 @@ class DuplicateGame:
         self.lexicon = lexicon
         # below 2**32: the seed goes into JSON documents read by JavaScript too
         self.seed = random.SystemRandom().randrange(2**32) if seed is None else seed
-        self.rng = random.Random(self.seed)
         self.board = Board(layout or Layout.load("standard"))
         self.bag = Bag.full(tiles)
         self.round_number = 1
@@ -283,6 +282,12 @@ class DuplicateGame:
 
     # -- transitions ---------------------------------------------------------------------------
 
+    def round_rng(self) -> random.Random:
+        """The random draw of the current round: seeded by the game's seed and the round's
+        number only, so a game rebuilt from its stored rounds (``from_rounds``, ``replay``)
+        draws the same next racks as one that never stopped."""
+        return random.Random(f"duplicate/{self.seed}/round/{self.round_number}")
+
     def draw(self) -> Draw | None:
         """Draw the round's rack at random. None, and the game is over, when there is none."""
         self._require(Phase.DRAW, "draw")
@@ -290,7 +295,7 @@ class DuplicateGame:
         if reason is not None:
             self._end(reason)
             return None
-        draw = draw_rack(self.bag, self.leftover, self.round_number, self.rng, self.tiles)
+        draw = draw_rack(self.bag, self.leftover, self.round_number, self.round_rng(), self.tiles)
         if draw is None:  # exhausted() said otherwise: cannot happen
             raise EngineError(
                 f"round {self.round_number}: no rack from {self.leftover + self.bag.contents}"
@@ -461,8 +466,8 @@ def replay(
 ) -> DuplicateGame:
     """Play a game document again round by round through ``offer_rack`` (rejected racks first)
     and ``play``, checking every rack, leftover, move and score, and then the end. Any mismatch
-    raises an ``EngineError`` naming the round. The game's own random generator is not used:
-    drawing after a replay does not reproduce the original's later draws."""
+    raises an ``EngineError`` naming the round. Draws are seeded per round (``round_rng``), so
+    drawing after a replay with the document's seed gives the racks the original would have."""
     try:
         tiles = TileSet.load(str(document["tiles"]))
         rounds = [RoundRecord.from_document(r) for r in document["rounds"]]

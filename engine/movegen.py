@@ -39,7 +39,7 @@ _BLANK_CHARS = [chr(97 + i) for i in range(26)]
 class ScoredMove:
     move: Move
     score: int
-    used: str  # rack tiles the move uses, ``?`` for a blank, in rack order
+    used: str  # rack tiles the move uses, ``?`` for a blank, sorted as racks are
 
     @property
     def ref(self) -> str:

@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from engine.board import Board
-from engine.errors import EngineError, NotationError
+from engine.errors import EngineError, NotationError, PlacementError
 from engine.lexicon import Lexicon
 from engine.move import Move
 from engine.notation import SIZE, Direction, OffBoardError, square_name
@@ -77,7 +77,7 @@ class Verdict:
 
     @property
     def tiles_used(self) -> str:
-        """The rack tiles the move uses (``?`` for a blank), in rack order."""
+        """The rack tiles the move uses (``?`` for a blank), sorted as racks are."""
         return sort_tiles("".join(BLANK if ch.islower() else ch for _, _, ch in self.placed))
 
     def faults(self) -> list[Fault]:
@@ -232,8 +232,6 @@ def validate_text(
 def move_from_tiles(board: Board, placed: list[tuple[int, int, str]]) -> Move:
     """The move (reference and whole word) made by putting these tiles on the board.
     Raises ``PlacementError`` when they are not in one line or leave a gap."""
-    from engine.errors import PlacementError
-
     if not placed:
         raise PlacementError("no tile placed")
     squares = {(r, c): ch for r, c, ch in placed}
@@ -262,7 +260,7 @@ def move_from_tiles(board: Board, placed: list[tuple[int, int, str]]) -> Move:
         raise PlacementError("the tiles leave a gap: " + " ".join(square_name(r, c) for r, c in sorted(squares)))
     word = "".join(squares.get(sq) or board[sq] for sq in sorted(covered))
     if len(word) < 2:
-        raise NotationError(f"tile {word} at {square_name(r0, c0)} forms no word of two letters")
+        raise PlacementError(f"tile {word} at {square_name(r0, c0)} forms no word of two letters")
     return Move(sr, sc, direction, word)
 
 

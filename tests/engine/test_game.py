@@ -455,3 +455,14 @@ def test_the_examples_in_the_docstrings_run() -> None:
 def test_the_engine_imports_no_django() -> None:
     code = "import sys, engine.draw, engine.game; sys.exit('django' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_a_game_rebuilt_from_its_rounds_draws_the_same_next_racks_as_one_that_never_stopped(
+    enable: Lexicon, en: TileSet
+) -> None:
+    whole = autoplay(seed=42, tiles=en, lexicon=enable)
+    resumed = DuplicateGame.from_rounds(whole.rounds[:5], tiles=en, lexicon=enable, seed=42)
+    while not resumed.over:
+        if resumed.draw() is not None:
+            resumed.play_top()
+    assert resumed.to_document() == whole.to_document()

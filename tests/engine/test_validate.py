@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.board import Board
-from engine.errors import NotationError, PlacementError
+from engine.errors import PlacementError
 from engine.lexicon import Lexicon
 from engine.move import Move
 from engine.notation import Direction
@@ -117,7 +117,7 @@ def test_tiles_placed_by_hand_must_be_in_one_line_without_a_gap(train: Board) ->
         move_from_tiles(train, [(10, 3, "A"), (12, 3, "B")])
     with pytest.raises(PlacementError, match="already holds T"):
         move_from_tiles(train, [(7, 3, "A")])
-    with pytest.raises(NotationError, match="forms no word"):
+    with pytest.raises(PlacementError, match="forms no word"):
         move_from_tiles(train, [(0, 0, "A")])
 
 
