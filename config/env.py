@@ -1,0 +1,199 @@
+"""Typed readers for the environment: the only way settings look at ``os.environ``.
+
+Each helper returns a typed value or raises ``ImproperlyConfigured`` naming the variable
+and the bad value, so a typo stops the process at start-up instead of misbehaving later.
+``READ_VARIABLES`` records every name asked for, so a test can check that a deployment
+(docker/compose.yaml) sets no variable the settings ignore.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from django.core.exceptions import ImproperlyConfigured
+
+READ_VARIABLES: set[str] = set()
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def _raw(name: str, environ: Mapping[str, str] | None) -> str | None:
+    READ_VARIABLES.add(name)
+    value = (os.environ if environ is None else environ).get(name)
+    if value is None or value.strip() == "":
+        return None
+    return value.strip()
+
+
+def _bad(name: str, value: str, expected: str) -> ImproperlyConfigured:
+    return ImproperlyConfigured(f"{name}={value!r} is not valid: expected {expected}")
+
+
+def env_str(name: str, default: str = "", *, environ: Mapping[str, str] | None = None) -> str:
+    """The variable as a string, or ``default`` when unset or blank."""
+    value = _raw(name, environ)
+    return default if value is None else value
+
+
+def env_optional_str(name: str, *, environ: Mapping[str, str] | None = None) -> str | None:
+    """The variable as a string, or None when unset or blank."""
+    return _raw(name, environ)
+
+
+def env_bool(name: str, default: bool, *, environ: Mapping[str, str] | None = None) -> bool:
+    """``1/true/yes/on`` or ``0/false/no/off`` (any case); anything else is an error."""
+    value = _raw(name, environ)
+    if value is None:
+        return default
+    if value.lower() in _TRUE:
+        return True
+    if value.lower() in _FALSE:
+        return False
+    raise _bad(name, value, "one of 1/0, true/false, yes/no, on/off")
+
+
+def env_int(
+    name: str,
+    default: int,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> int:
+    """A base-10 integer, optionally bounded."""
+    value = _raw(name, environ)
+    if value is None:
+        return default
+    try:
+        number = int(value, 10)
+    except ValueError:
+        raise _bad(name, value, "an integer") from None
+    if minimum is not None and number < minimum:
+        raise _bad(name, value, f"an integer >= {minimum}")
+    if maximum is not None and number > maximum:
+        raise _bad(name, value, f"an integer <= {maximum}")
+    return number
+
+
+def env_list(
+    name: str, default: list[str] | None = None, *, environ: Mapping[str, str] | None = None
+) -> list[str]:
+    """A comma-separated list; blanks around items and empty items are dropped."""
+    value = _raw(name, environ)
+    if value is None:
+        return list(default or [])
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_time_zone(name: str, default: str, *, environ: Mapping[str, str] | None = None) -> str:
+    """An IANA time zone name that ``zoneinfo`` knows (``Europe/Paris``, ``UTC``)."""
+    value = _raw(name, environ)
+    if value is None:
+        return default
+    try:
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise _bad(name, value, "an IANA time zone name such as UTC or Europe/Paris") from None
+    return value
+
+
+def env_path(name: str, default: Path, *, environ: Mapping[str, str] | None = None) -> Path:
+    """A filesystem path; relative paths are taken from the current directory."""
+    value = _raw(name, environ)
+    return default if value is None else Path(value).expanduser().resolve()
+
+
+@dataclass(frozen=True)
+class DatabaseUrl:
+    """A parsed ``DATABASE_URL``: ``sqlite:///path`` or ``postgres://user:pw@host:port/name``."""
+
+    engine: str
+    name: str
+    user: str = ""
+    password: str = ""
+    host: str = ""
+    port: str = ""
+    options: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def vendor(self) -> str:
+        return "postgresql" if self.engine.endswith("postgresql") else "sqlite"
+
+    def as_django(self) -> dict[str, Any]:
+        config: dict[str, Any] = {"ENGINE": self.engine, "NAME": self.name}
+        if self.vendor == "postgresql":
+            config.update(
+                USER=self.user,
+                PASSWORD=self.password,
+                HOST=self.host,
+                PORT=self.port,
+                CONN_MAX_AGE=60,
+                CONN_HEALTH_CHECKS=True,
+                OPTIONS=dict(self.options),
+            )
+        else:
+            # A busy timeout lets the worker and the web process share the file.
+            config["OPTIONS"] = {"timeout": 20}
+        return config
+
+
+def parse_database_url(name: str, value: str) -> DatabaseUrl:
+    """Parse a database URL by hand (no dj-database-url); ``name`` is for the error message."""
+    parts = urlsplit(value)
+    if parts.scheme == "sqlite":
+        # As SQLAlchemy: sqlite:///relative/file (from the current directory),
+        # sqlite:////absolute/file, sqlite:///:memory:.
+        path = unquote(parts.path)[1:]
+        if parts.netloc or not path:
+            raise _bad(name, value, "sqlite:///relative/file.sqlite3 or sqlite:////absolute/file")
+        if path == ":memory:":
+            return DatabaseUrl(engine="django.db.backends.sqlite3", name=":memory:")
+        return DatabaseUrl(engine="django.db.backends.sqlite3", name=str(Path(path).resolve()))
+    if parts.scheme in {"postgres", "postgresql", "pgsql"}:
+        db_name = unquote(parts.path.lstrip("/"))
+        if not db_name or "/" in db_name:
+            raise _bad(name, value, "postgres://user:password@host:5432/database")
+        try:
+            port = parts.port
+        except ValueError:
+            raise _bad(name, value, "a numeric port in postgres://host:PORT/database") from None
+        return DatabaseUrl(
+            engine="django.db.backends.postgresql",
+            name=db_name,
+            user=unquote(parts.username or ""),
+            password=unquote(parts.password or ""),
+            host=unquote(parts.hostname or ""),
+            port=str(port or ""),
+            options=dict(parse_qsl(parts.query)),
+        )
+    raise _bad(name, value, "a sqlite:/// or postgres:// URL")
+
+
+def env_database_url(
+    name: str, default: str, *, environ: Mapping[str, str] | None = None
+) -> DatabaseUrl:
+    """The variable parsed as a database URL (see ``parse_database_url``)."""
+    value = _raw(name, environ)
+    return parse_database_url(name, default if value is None else value)
+
+
+def env_redis_url(name: str, *, environ: Mapping[str, str] | None = None) -> str | None:
+    """A ``redis://`` or ``rediss://`` URL, or None when unset."""
+    value = _raw(name, environ)
+    if value is None:
+        return None
+    parts = urlsplit(value)
+    if parts.scheme not in {"redis", "rediss"} or not parts.hostname:
+        raise _bad(name, value, "redis://host:6379/0")
+    try:
+        parts.port  # noqa: B018 - validates the port
+    except ValueError:
+        raise _bad(name, value, "redis://host:6379/0 with a numeric port") from None
+    return value

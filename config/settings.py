@@ -1,0 +1,208 @@
+"""Django settings, read from the environment through ``config.env``'s typed helpers.
+
+With no variable set the project runs embedded: DEBUG on, SQLite in ``var/db.sqlite3``,
+Celery on a filesystem broker under ``var/celery/``. Production sets at least
+``DEBUG=false``, ``SECRET_KEY``, ``ALLOWED_HOSTS``, ``DATABASE_URL`` and ``REDIS_URL``
+(docker/.env.example lists them all).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+from config.brokers import embedded_broker_options, embedded_broker_prepare
+from config.env import (
+    env_bool,
+    env_database_url,
+    env_list,
+    env_optional_str,
+    env_path,
+    env_redis_url,
+    env_str,
+    env_time_zone,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+# Everything the embedded run writes: the SQLite file, broker folders, logs.
+VAR_DIR = env_path("VAR_DIR", BASE_DIR / "var")
+
+# --- Core -----------------------------------------------------------------------------------
+
+DEBUG = env_bool("DEBUG", True)
+
+DEV_SECRET_KEY = "django-insecure-DEV-ONLY-never-use-in-production-duplicate-scrabble"
+_secret_key = env_optional_str("SECRET_KEY")
+if _secret_key is None:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set: it is required when DEBUG is false "
+            '(generate one with: python -c "import secrets; print(secrets.token_urlsafe(50))")'
+        )
+    _secret_key = DEV_SECRET_KEY
+SECRET_KEY = _secret_key
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# Behind HTTPS: secure cookies, and trust the proxy's X-Forwarded-Proto header.
+SECURE_COOKIES = env_bool("SECURE_COOKIES", False)
+SESSION_COOKIE_SECURE = SECURE_COOKIES
+CSRF_COOKIE_SECURE = SECURE_COOKIES
+if SECURE_COOKIES:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "tournament",
+    "arbiter",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database -------------------------------------------------------------------------------
+
+DATABASE = env_database_url("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}")
+DATABASES = {"default": DATABASE.as_django()}
+if DATABASE.vendor == "sqlite" and DATABASE.name != ":memory:":
+    Path(DATABASE.name).parent.mkdir(parents=True, exist_ok=True)
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "tournament:event_list"
+LOGOUT_REDIRECT_URL = "login"
+
+# --- Time and language ----------------------------------------------------------------------
+
+LANGUAGE_CODE = "en"
+TIME_ZONE = env_time_zone("TIME_ZONE", "UTC")
+USE_I18N = True
+USE_TZ = True
+
+# --- Static files ---------------------------------------------------------------------------
+# `manage.py collectstatic` copies them to STATIC_ROOT; WhiteNoise serves them from the
+# gunicorn process (compressed, cache-busted names), so no separate web server is needed.
+
+STATIC_URL = "static/"
+STATIC_ROOT = env_path("STATIC_ROOT", BASE_DIR / "staticfiles")
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+
+# --- API ------------------------------------------------------------------------------------
+
+REST_FRAMEWORK = {
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Duplicate Scrabble API",
+    "DESCRIPTION": 'Player and director API. Errors are JSON: {"detail": "..."}.',
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+# --- Celery ---------------------------------------------------------------------------------
+
+REDIS_URL = env_redis_url("REDIS_URL")
+CELERY_DIR = VAR_DIR / "celery"
+EMBEDDED_BROKER = REDIS_URL is None
+if REDIS_URL is None:
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT_OPTIONS = embedded_broker_options(CELERY_DIR)
+    embedded_broker_prepare(CELERY_DIR)  # every process may send, so every process makes them
+    # Remote control and events are broadcasts that a folder broker only emulates by polling.
+    CELERY_WORKER_ENABLE_REMOTE_CONTROL = False
+else:
+    CELERY_BROKER_URL = REDIS_URL
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_TASK_IGNORE_RESULT = True  # tasks report through the database, never through results
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = TIME_ZONE
+CELERY_ENABLE_UTC = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BEAT_SCHEDULE_FILENAME = str(CELERY_DIR / "beat-schedule")
+# Periodic tasks (the arbiter's overdue-round sweep arrives with the round lifecycle).
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+
+# --- The game -------------------------------------------------------------------------------
+
+# Lexicons an event may name: "enable" is the engine's built-in open list; a club adds the
+# licensed lists it owns as LEXICONS="nwl=/srv/lists/nwl.txt,collins=/srv/lists/csw.txt".
+LEXICONS: dict[str, str] = {"enable": ""}
+for _item in env_list("LEXICONS", []):
+    _name, _sep, _path = _item.partition("=")
+    if not _sep or not _name.strip() or not _path.strip():
+        raise ImproperlyConfigured(
+            f"LEXICONS={env_str('LEXICONS')!r} is not valid: expected name=path[,name=path...]"
+        )
+    LEXICONS[_name.strip()] = _path.strip()
+
+# --- Logging --------------------------------------------------------------------------------
+
+LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
+if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+    raise ImproperlyConfigured(
+        f"LOG_LEVEL={LOG_LEVEL!r} is not valid: expected DEBUG, INFO, WARNING or ERROR"
+    )
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
+}

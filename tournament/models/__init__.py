@@ -1,0 +1,21 @@
+"""The tournament's tables, one module per aggregate.
+
+- ``event``: Event (with its rules policy) and EventRole (who directs or arbitrates it)
+- ``player``: Player, a registration in an event with its secret access token
+- ``game``: Game and its Rounds
+- ``slip``: Submission (a player's slip) and Ruling (the arbiter's decision on it)
+- ``audit``: AuditEntry, the append-only log of director and arbiter actions
+
+Constraints live in the database (``Meta.constraints``); row-local facts are methods that
+run no query.
+"""
+
+from __future__ import annotations
+
+from tournament.models.audit import AuditEntry
+from tournament.models.event import Event, EventRole
+from tournament.models.game import Game, Round
+from tournament.models.player import Player
+from tournament.models.slip import Ruling, Submission
+
+__all__ = ["AuditEntry", "Event", "EventRole", "Game", "Player", "Round", "Ruling", "Submission"]

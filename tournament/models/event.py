@@ -1,0 +1,120 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from tournament.models.choices import BoardLayout, TileSet, in_choices
+
+
+class EventStatus(models.TextChoices):
+    PLANNED = "planned", "Planned"
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+
+
+class Event(models.Model):
+    """A duplicate event (a club night, a tournament) and its rules policy."""
+
+    Status = EventStatus
+
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=80, unique=True)
+    starts_on = models.DateField()
+    venue = models.CharField(max_length=200, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLANNED)
+
+    # The rules policy (rules.md): every number is a per-event setting with this default.
+    round_seconds = models.IntegerField(default=180, help_text="Time per round.")
+    grace_seconds = models.IntegerField(
+        default=10, help_text="Slips received this long after the deadline still count."
+    )
+    warning_seconds = models.IntegerField(default=30, help_text="Warning this long before the end.")
+    warnings_free = models.IntegerField(default=3, help_text="Warnings per game that cost nothing.")
+    warning_penalty = models.IntegerField(default=5, help_text="Points per warning after those.")
+    reference_rule_2016 = models.BooleanField(
+        default=True,
+        help_text="From round 2, a wrong reference with a right word and score costs a "
+        "penalty instead of zero.",
+    )
+    reference_penalty = models.IntegerField(default=5)
+    solo_bonus = models.IntegerField(
+        default=10, help_text="Bonus when only one player finds the top."
+    )
+    solo_min_players = models.IntegerField(default=16, help_text="Players needed for a solo bonus.")
+    tile_set = models.CharField(max_length=8, choices=TileSet.choices, default=TileSet.EN)
+    lexicon = models.CharField(
+        max_length=64,
+        default="enable",
+        help_text="A lexicon named in settings.LEXICONS ('enable' is the open default).",
+    )
+    board_layout = models.CharField(
+        max_length=16, choices=BoardLayout.choices, default=BoardLayout.STANDARD
+    )
+
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(round_seconds__gt=0), name="event_round_seconds_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    grace_seconds__gte=0,
+                    warning_seconds__gte=0,
+                    warnings_free__gte=0,
+                    warning_penalty__gte=0,
+                    reference_penalty__gte=0,
+                    solo_bonus__gte=0,
+                    solo_min_players__gte=0,
+                ),
+                name="event_rules_non_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(warning_seconds__lt=models.F("round_seconds")),
+                name="event_warning_within_round",
+            ),
+            models.CheckConstraint(
+                condition=in_choices("status", EventStatus), name="event_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=in_choices("tile_set", TileSet), name="event_tile_set_valid"
+            ),
+            models.CheckConstraint(
+                condition=in_choices("board_layout", BoardLayout), name="event_board_layout_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.starts_on:%Y-%m-%d})"
+
+
+class EventRoleName(models.TextChoices):
+    DIRECTOR = "director", "Director"
+    ARBITER = "arbiter", "Arbiter"
+
+
+class EventRole(models.Model):
+    """What a (non-superuser) account may do in one event."""
+
+    Role = EventRoleName
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="event_roles"
+    )
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="roles")
+    role = models.CharField(max_length=16, choices=Role.choices)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "event"], name="eventrole_one_per_user_event"),
+            models.CheckConstraint(
+                condition=in_choices("role", EventRoleName), name="eventrole_role_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} - {self.get_role_display()} of {self.event.name}"

@@ -1,0 +1,192 @@
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from tournament.models.choices import BoardLayout, TileSet, in_choices
+from tournament.models.event import Event
+
+BOARD_SIZE = 15
+
+
+def board_empty() -> list[str]:
+    """An empty board: 15 rows of 15 '.' (letters for tiles, lowercase for blanks)."""
+    return ["." * BOARD_SIZE for _ in range(BOARD_SIZE)]
+
+
+class GameSource(models.TextChoices):
+    RANDOM = "random", "Random draw"
+    MANUAL = "manual", "Racks typed in from the bag"
+    PREDRAWN = "predrawn", "Pre-drawn game"
+
+
+class GameStatus(models.TextChoices):
+    SETUP = "setup", "Setup"
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+
+
+class Game(models.Model):
+    """One duplicate game of an event; its rules are copied from the event when created."""
+
+    Source = GameSource
+
+    Status = GameStatus
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveIntegerField()
+    seed = models.BigIntegerField(null=True, blank=True)
+    source = models.CharField(max_length=16, choices=Source.choices, default=Source.RANDOM)
+    predrawn = models.JSONField(
+        null=True, blank=True, help_text="The engine's `game --json` document, for 'predrawn'."
+    )
+    tile_set = models.CharField(max_length=8, choices=TileSet.choices)
+    lexicon = models.CharField(max_length=64)
+    board_layout = models.CharField(max_length=16, choices=BoardLayout.choices)
+    board = models.JSONField(
+        default=board_empty, help_text="15 strings of 15: '.' empty, A-Z tile, a-z blank."
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.SETUP)
+    end_reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "number"], name="game_number_unique_per_event"
+            ),
+            models.CheckConstraint(condition=Q(number__gt=0), name="game_number_positive"),
+            models.CheckConstraint(
+                condition=in_choices("source", GameSource), name="game_source_valid"
+            ),
+            models.CheckConstraint(
+                condition=in_choices("status", GameStatus), name="game_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=~Q(source="predrawn") | Q(predrawn__isnull=False),
+                name="game_predrawn_has_document",
+            ),
+            models.CheckConstraint(
+                condition=in_choices("tile_set", TileSet), name="game_tile_set_valid"
+            ),
+            models.CheckConstraint(
+                condition=in_choices("board_layout", BoardLayout), name="game_board_layout_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.number}"
+
+
+class RoundStatus(models.TextChoices):
+    DRAWN = "drawn", "Drawn"
+    OPEN = "open", "Open"
+    CLOSED = "closed", "Closed"
+    SCORED = "scored", "Scored"
+    PUBLISHED = "published", "Published"
+    ANNULLED = "annulled", "Annulled"
+
+
+class RoundPlayedBy(models.TextChoices):
+    ENGINE = "engine", "Engine's choice"
+    DIRECTOR = "director", "Director's choice"
+
+
+class Round(models.Model):
+    """One rack of a game, from the draw to the published top.
+
+    Lifecycle: drawn -> open (deadline set) -> closed -> scored -> published; a round may be
+    annulled. At most one round of a game is in play (drawn, open, closed or scored).
+    """
+
+    Status = RoundStatus
+
+    IN_PLAY = (Status.DRAWN, Status.OPEN, Status.CLOSED, Status.SCORED)
+
+    PlayedBy = RoundPlayedBy
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField()
+    rack = models.CharField(max_length=7, help_text="Up to 7 tiles, '?' for a blank.")
+    leftover = models.CharField(
+        max_length=7, blank=True, help_text="Tiles kept from the last rack."
+    )
+    rejected = models.JSONField(default=list, blank=True, help_text="Racks drawn and put back.")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAWN)
+
+    drawn_at = models.DateTimeField(default=timezone.now)
+    opened_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    paused_remaining = models.DurationField(
+        null=True, blank=True, help_text="Set while the clock is paused: the time left."
+    )
+    closed_at = models.DateTimeField(null=True, blank=True)
+    scored_at = models.DateTimeField(null=True, blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+
+    tops = models.JSONField(
+        default=list, blank=True, help_text='Top moves, best first: [{"ref", "word", "score"}].'
+    )
+    tops_ready_at = models.DateTimeField(null=True, blank=True)
+    played_ref = models.CharField(max_length=4, blank=True)
+    played_word = models.CharField(max_length=15, blank=True)
+    played_score = models.IntegerField(null=True, blank=True)
+    played_by = models.CharField(max_length=16, choices=PlayedBy.choices, blank=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="round_number_unique_per_game"),
+            models.CheckConstraint(condition=Q(number__gt=0), name="round_number_positive"),
+            models.CheckConstraint(
+                condition=in_choices("status", RoundStatus), name="round_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="open") | Q(deadline__isnull=False),
+                name="round_open_has_deadline",
+            ),
+            models.UniqueConstraint(
+                fields=["game"],
+                condition=Q(status__in=["drawn", "open", "closed", "scored"]),
+                name="round_one_in_play_per_game",
+            ),
+            models.CheckConstraint(
+                condition=Q(played_score__isnull=True) | Q(played_score__gte=0),
+                name="round_played_score_non_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(played_by="") | in_choices("played_by", RoundPlayedBy),
+                name="round_played_by_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Round {self.number} ({self.rack})"
+
+    @property
+    def is_paused(self) -> bool:
+        return self.paused_remaining is not None
+
+    def remaining(self, *, at: datetime) -> timedelta | None:
+        """Time left on the clock at ``at`` (frozen while paused); None when not open."""
+        if self.status != self.Status.OPEN or self.deadline is None:
+            return None
+        if self.paused_remaining is not None:
+            return self.paused_remaining
+        return max(self.deadline - at, timedelta(0))
+
+    def is_open(self, *, at: datetime) -> bool:
+        """The clock is running (or paused) and the deadline has not passed."""
+        remaining = self.remaining(at=at)
+        return remaining is not None and (self.is_paused or remaining > timedelta(0))
+
+    def accepts_slips(self, *, at: datetime, grace: timedelta) -> bool:
+        """A slip received at ``at`` counts: the round is open and ``at`` is within
+        deadline + grace (the grace covers a slip sent just before the deadline)."""
+        if self.status != self.Status.OPEN or self.deadline is None:
+            return False
+        return self.is_paused or at <= self.deadline + grace

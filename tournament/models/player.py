@@ -1,0 +1,55 @@
+from __future__ import annotations
+
+import secrets
+
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from tournament.models.event import Event
+
+
+def token_new() -> str:
+    """A fresh secret access token (what the player's QR code carries)."""
+    return secrets.token_urlsafe(24)
+
+
+class Player(models.Model):
+    """A player's registration in one event."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=120)
+    club = models.CharField(max_length=120, blank=True)
+    category = models.CharField(
+        max_length=40, blank=True, help_text="Series or age group, e.g. 'S1', 'Junior'."
+    )
+    licence = models.CharField(max_length=40, blank=True, help_text="Federation licence number.")
+    table = models.PositiveIntegerField(null=True, blank=True)
+    token = models.CharField(max_length=64, unique=True, default=token_new, editable=False)
+    token_revoked_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "table"],
+                condition=Q(table__isnull=False),
+                name="player_table_unique_per_event",
+            ),
+            models.UniqueConstraint(
+                fields=["event", "licence"],
+                condition=~Q(licence=""),
+                name="player_licence_unique_per_event",
+            ),
+            models.CheckConstraint(
+                condition=Q(table__isnull=True) | Q(table__gt=0), name="player_table_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def token_is_active(self) -> bool:
+        return self.token_revoked_at is None

@@ -1,0 +1,133 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from tournament.models.choices import in_choices
+from tournament.models.game import Round
+from tournament.models.player import Player
+
+
+class SlipSource(models.TextChoices):
+    PHONE = "phone", "Player's phone"
+    API = "api", "API client"
+    ARBITER = "arbiter", "Entered by an arbiter"
+
+
+class Submission(models.Model):
+    """A slip: the word, grid reference and announced score a player hands in for a round.
+
+    A later slip before the deadline replaces the earlier one; both are kept, and only the
+    newest has ``is_current`` (the database allows one current slip per player and round).
+    """
+
+    Source = SlipSource
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="slips")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="slips")
+    word = models.CharField(max_length=15, help_text="In full; a blank as a lowercase letter.")
+    ref = models.CharField(max_length=4, blank=True, help_text="H8 across, 8H down.")
+    announced_score = models.IntegerField(null=True, blank=True)
+    received_at = models.DateTimeField(default=timezone.now)
+    source = models.CharField(max_length=16, choices=Source.choices, default=Source.PHONE)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    is_current = models.BooleanField(default=True)
+
+    class Meta:
+        verbose_name = "slip"
+        ordering = ["round", "player", "received_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "round"],
+                condition=Q(is_current=True),
+                name="slip_one_current_per_player_round",
+            ),
+            models.CheckConstraint(
+                condition=Q(announced_score__isnull=True) | Q(announced_score__gte=0),
+                name="slip_announced_score_non_negative",
+            ),
+            models.CheckConstraint(
+                condition=in_choices("source", SlipSource), name="slip_source_valid"
+            ),
+        ]
+        indexes = [models.Index(fields=["round", "received_at"], name="slip_round_received")]
+
+    def __str__(self) -> str:
+        return f"{self.ref or '-'} {self.word} {self.announced_score}"
+
+
+class RulingCode(models.TextChoices):
+    VALID = "valid", "Valid"
+    VALID_WARNING = "valid_warning", "Valid, with a warning (announced score)"
+    REFERENCE_PENALTY = "reference_penalty", "Wrong reference: penalty (2016 rule)"
+    INVALID_WORD = "invalid_word", "Word not in the lexicon"
+    NOT_ON_RACK = "not_on_rack", "Tiles not on the rack"
+    DOES_NOT_FIT = "does_not_fit", "Does not fit the board"
+    BAD_REFERENCE = "bad_reference", "Wrong reference"
+    MALFORMED = "malformed", "Blank, unreadable or multiple slip"
+    LATE = "late", "Late"
+    MISSING = "missing", "No slip"
+
+
+class Ruling(models.Model):
+    """The arbiter's decision for one player in one round: what the move scored and why."""
+
+    Code = RulingCode
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="rulings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rulings")
+    submission = models.ForeignKey(
+        Submission, on_delete=models.PROTECT, null=True, blank=True, related_name="rulings"
+    )
+    code = models.CharField(max_length=24, choices=Code.choices)
+    reason = models.TextField(blank=True, help_text="The rule applied, in words.")
+    move_score = models.IntegerField(
+        null=True, blank=True, help_text="What the placement is worth (even if invalid)."
+    )
+    points = models.IntegerField(default=0, help_text="Points awarded for the move.")
+    warning = models.BooleanField(default=False)
+    penalty = models.IntegerField(default=0)
+    solo = models.IntegerField(default=0)
+    rank = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Where the move ranks among all legal moves; 1 = top."
+    )
+    found_top = models.BooleanField(default=False)
+    amended = models.BooleanField(default=False)
+    ruled_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["round", "player"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "player"], name="ruling_one_per_player_round"),
+            models.CheckConstraint(
+                condition=in_choices("code", RulingCode), name="ruling_code_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(points__gte=0, penalty__gte=0, solo__gte=0),
+                name="ruling_points_non_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(rank__isnull=True) | Q(rank__gt=0), name="ruling_rank_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(code="missing", submission__isnull=True)
+                | (~Q(code="missing") & Q(submission__isnull=False)),
+                name="ruling_missing_iff_no_slip",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_code_display()}: {self.points}"
+
+    @property
+    def total(self) -> int:
+        """What the ruling adds to the standings: points + solo - penalty."""
+        return self.points + self.solo - self.penalty

@@ -1,0 +1,31 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+from tournament.models import AuditEntry, Event, Game, Round
+
+
+def audit_record(
+    *,
+    event: Event,
+    action: str,
+    actor: AbstractBaseUser | AnonymousUser | None = None,
+    game: Game | None = None,
+    round: Round | None = None,  # noqa: A002 - the domain's word
+    data: dict[str, Any] | None = None,
+) -> AuditEntry:
+    """Append one entry to the audit log (call it inside the service's transaction)."""
+    if "." not in action:
+        raise ValueError(f"audit action {action!r} is not namespaced (app.entity.verb)")
+    user = actor if isinstance(actor, AbstractBaseUser) else None
+    return AuditEntry.objects.create(
+        event=event,
+        game=game,
+        round=round,
+        actor=user,
+        actor_name=user.get_username() if user is not None else "",
+        action=action,
+        data=data or {},
+    )

@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from config.errors import ApplicationError
+from tournament.models import Event, Player
+from tournament.models.player import token_new
+from tournament.services.audit import audit_record
+
+
+@transaction.atomic
+def player_register(
+    *,
+    event: Event,
+    name: str,
+    actor: AbstractBaseUser | None,
+    club: str = "",
+    category: str = "",
+    licence: str = "",
+    table: int | None = None,
+) -> Player:
+    """Register a player in an event; tables and licences are unique within the event."""
+    name, licence = name.strip(), licence.strip()
+    if not name:
+        raise ApplicationError("A player needs a name.")
+    if table is not None and table <= 0:
+        raise ApplicationError(f"Table {table} is not a table number (1, 2, 3...).")
+    others = Player.objects.filter(event=event)
+    if table is not None and others.filter(table=table).exists():
+        raise ApplicationError(f"Table {table} is already taken in {event.name}.")
+    if licence and others.filter(licence=licence).exists():
+        raise ApplicationError(f"Licence {licence} is already registered in {event.name}.")
+    player = Player.objects.create(
+        event=event,
+        name=name,
+        club=club.strip(),
+        category=category.strip(),
+        licence=licence,
+        table=table,
+    )
+    audit_record(
+        event=event,
+        action="tournament.player.registered",
+        actor=actor,
+        data={"player": player.pk, "name": player.name, "table": table, "licence": licence},
+    )
+    return player
+
+
+@transaction.atomic
+def player_token_reissue(*, player: Player, actor: AbstractBaseUser | None) -> Player:
+    """Give the player a new secret token (a lost or shared QR code); the old one stops working."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    player.token = token_new()
+    player.token_revoked_at = None
+    player.save(update_fields=["token", "token_revoked_at"])
+    audit_record(
+        event=player.event,
+        action="tournament.player.token_reissued",
+        actor=actor,
+        data={"player": player.pk, "name": player.name},
+    )
+    return player
