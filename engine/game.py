@@ -282,20 +282,22 @@ class DuplicateGame:
 
     # -- transitions ---------------------------------------------------------------------------
 
-    def round_rng(self) -> random.Random:
+    def round_rng(self, redraw: int = 0) -> random.Random:
         """The random draw of the current round: seeded by the game's seed and the round's
         number only, so a game rebuilt from its stored rounds (``from_rounds``, ``replay``)
-        draws the same next racks as one that never stopped."""
-        return random.Random(f"duplicate/{self.seed}/round/{self.round_number}")
+        draws the same next racks as one that never stopped. ``redraw`` counts the times this
+        round was annulled and drawn again, so a redraw gives a new rack."""
+        suffix = f"/redraw/{redraw}" if redraw else ""
+        return random.Random(f"duplicate/{self.seed}/round/{self.round_number}{suffix}")
 
-    def draw(self) -> Draw | None:
+    def draw(self, redraw: int = 0) -> Draw | None:
         """Draw the round's rack at random. None, and the game is over, when there is none."""
         self._require(Phase.DRAW, "draw")
         reason = self.exhausted()
         if reason is not None:
             self._end(reason)
             return None
-        draw = draw_rack(self.bag, self.leftover, self.round_number, self.round_rng(), self.tiles)
+        draw = draw_rack(self.bag, self.leftover, self.round_number, self.round_rng(redraw), self.tiles)
         if draw is None:  # exhausted() said otherwise: cannot happen
             raise EngineError(
                 f"round {self.round_number}: no rack from {self.leftover + self.bag.contents}"
