@@ -30,7 +30,7 @@ def game_create(
     if source == Game.Source.PREDRAWN and predrawn is None:
         raise ApplicationError("A pre-drawn game needs its document (engine `game --json`).")
     if source == Game.Source.RANDOM and seed is None:
-        seed = secrets.randbits(62)
+        seed = secrets.randbelow(2**32)  # the engine takes seeds below 2**32
     # Lock the event row so two directors adding a game at once get different numbers.
     event = Event.objects.select_for_update().get(pk=event.pk)
     number = (event.games.aggregate(last=Max("number"))["last"] or 0) + 1

@@ -1,0 +1,117 @@
+"""Fixtures and the service markers for the Django side of the suite.
+
+``@pytest.mark.redis`` and ``@pytest.mark.postgres`` tests skip, with the reason, when the
+service is not there, and fail instead under ``REQUIRE_SERVICES=1`` (CI): a missing service
+is never a silent pass there.
+
+- redis: a Redis answering at ``$TEST_REDIS_URL`` (default ``redis://127.0.0.1:6379/15``).
+- postgres: the run's database is PostgreSQL. ``make test`` runs them in a second pass
+  with ``DATABASE_URL=$TEST_POSTGRES_URL`` when that variable is set.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from functools import cache
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from tests.factories import EventFactory, EventRoleFactory, UserFactory
+
+DEFAULT_TEST_REDIS_URL = "redis://127.0.0.1:6379/15"
+
+
+def services_required() -> bool:
+    return os.environ.get("REQUIRE_SERVICES", "") in {"1", "true", "yes"}
+
+
+def test_redis_url() -> str:
+    return os.environ.get("TEST_REDIS_URL") or DEFAULT_TEST_REDIS_URL
+
+
+test_redis_url.__test__ = False  # type: ignore[attr-defined] - a helper, not a test
+
+
+@cache
+def _redis_unavailable() -> str | None:
+    """Why Redis cannot be used, or None when it answers."""
+    import redis
+
+    url = test_redis_url()
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+        client.ping()
+        client.close()
+    except Exception as exc:  # any failure means: no usable Redis
+        return f"no Redis answers at {url} ({type(exc).__name__}: {exc})"
+    return None
+
+
+def _postgres_unavailable() -> str | None:
+    engine = settings.DATABASES["default"]["ENGINE"]
+    if engine.endswith("postgresql"):
+        return None
+    return (
+        "needs PostgreSQL: run with DATABASE_URL=postgres://... "
+        "(make test does it when TEST_POSTGRES_URL is set)"
+    )
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    reasons = []
+    if item.get_closest_marker("redis") is not None:
+        reasons.append(_redis_unavailable())
+    if item.get_closest_marker("postgres") is not None:
+        reasons.append(_postgres_unavailable())
+    for reason in filter(None, reasons):
+        if services_required():
+            pytest.fail(f"REQUIRE_SERVICES=1 but the test {reason}", pytrace=False)
+        pytest.skip(reason)
+
+
+# --- Personas ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def superuser(db):
+    return UserFactory(username="boss", is_superuser=True, is_staff=True)
+
+
+@pytest.fixture
+def director(db):
+    """A club director: no superuser, director of ``event``."""
+    return UserFactory(username="dora")
+
+
+@pytest.fixture
+def outsider(db):
+    """An account with no role in any event."""
+    return UserFactory(username="otto")
+
+
+@pytest.fixture
+def event(db, director):
+    event = EventFactory(name="Spring open")
+    EventRoleFactory(event=event, user=director, role="director")
+    return event
+
+
+@pytest.fixture
+def client_for() -> Iterator:
+    """``client_for(user)``: a test client logged in as ``user``."""
+
+    def make(user) -> Client:
+        client = Client()
+        client.force_login(user)
+        return client
+
+    yield make
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """PBKDF2 is slow on purpose; tests need no protection from brute force."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
