@@ -9,6 +9,7 @@ the server and the worker (its whole process group).
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import signal
 import socket
@@ -59,6 +60,14 @@ def _port_free(host: str, port: int) -> bool:
     return True
 
 
+def _stop_with_parent() -> None:
+    """In the worker, before exec: on Linux, get SIGTERM if run_embedded dies (even killed)."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
 class Command(BaseCommand):
     help = "Run the product on its embedded defaults: SQLite, a filesystem broker, a worker."
     requires_system_checks: list[str] = []  # checked once, below, before anything starts
@@ -102,6 +111,10 @@ class Command(BaseCommand):
         try:
             call_command("runserver", f"{host}:{port}", use_reloader=False, skip_checks=True)
         finally:
+            # A second signal (an impatient Ctrl-C, make forwarding SIGTERM) must not cut the
+            # worker's shutdown short and leave it orphaned.
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
             if worker is not None:
                 self._stop_worker(worker)
 
@@ -116,6 +129,7 @@ class Command(BaseCommand):
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
             start_new_session=True,
+            preexec_fn=_stop_with_parent,
         )
         log.close()
         return worker
