@@ -96,7 +96,7 @@ def main() -> int:
         print(json.dumps(report))
     else:
         print(f"{len(boards)} mid-game positions from {args.games} autoplayed games (rounds 5-14)")
-        for b, t in times.items():
+        for b in times:
             line = report["top_ms"][f"{b}_blanks"]  # type: ignore[index]
             print(f"  top, {b} blank(s): median {line['median']:8.2f} ms   worst {line['worst']:8.2f} ms   (target median <= {TARGETS_MS[b]:.0f} ms)")
         print(f"  lexicon load from cache (fresh process): {load:.3f} s   (target < 0.5 s)")

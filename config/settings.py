@@ -16,6 +16,7 @@ from config.brokers import embedded_broker_options, embedded_broker_prepare
 from config.env import (
     env_bool,
     env_database_url,
+    env_int,
     env_list,
     env_optional_str,
     env_path,
@@ -178,8 +179,15 @@ CELERY_ENABLE_UTC = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(CELERY_DIR / "beat-schedule")
-# Periodic tasks (the arbiter's overdue-round sweep arrives with the round lifecycle).
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+# The top-move search has its own queue (``tops``), so a long search never delays a close.
+CELERY_TASK_ROUTES = {"arbiter.round_tops_compute": {"queue": "tops"}}
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+# The deadline in the database is the truth: the sweep closes (and scores) any overdue round
+# whatever became of its countdown task; ``ROUNDS_SWEEP_SECONDS`` sets how often it runs.
+ROUNDS_SWEEP_SECONDS = env_int("ROUNDS_SWEEP_SECONDS", 5)
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    "arbiter-rounds-sweep": {"task": "arbiter.rounds_sweep", "schedule": float(ROUNDS_SWEEP_SECONDS)},
+}
 
 # --- The game -------------------------------------------------------------------------------
 

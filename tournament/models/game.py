@@ -51,6 +51,11 @@ class Game(models.Model):
     )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.SETUP)
     end_reason = models.TextField(blank=True)
+    pending_rejected = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Racks typed in for the next round and refused (their tiles went back to the bag).",
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -132,6 +137,10 @@ class Round(models.Model):
         default=list, blank=True, help_text='Top moves, best first: [{"ref", "word", "score"}].'
     )
     tops_ready_at = models.DateTimeField(null=True, blank=True)
+    score_counts = models.JSONField(
+        default=dict, blank=True, help_text="How many legal moves score what: {score: count}."
+    )
+    moves_total = models.IntegerField(null=True, blank=True, help_text="Legal moves for the rack.")
     played_ref = models.CharField(max_length=4, blank=True)
     played_word = models.CharField(max_length=15, blank=True)
     played_score = models.IntegerField(null=True, blank=True)
@@ -140,7 +149,11 @@ class Round(models.Model):
     class Meta:
         ordering = ["game", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["game", "number"], name="round_number_unique_per_game"),
+            models.UniqueConstraint(
+                fields=["game", "number"],
+                condition=~Q(status="annulled"),
+                name="round_number_unique_per_game",
+            ),
             models.CheckConstraint(condition=Q(number__gt=0), name="round_number_positive"),
             models.CheckConstraint(
                 condition=in_choices("status", RoundStatus), name="round_status_valid"

@@ -40,6 +40,9 @@ class Submission(models.Model):
         related_name="+",
     )
     is_current = models.BooleanField(default=True)
+    late = models.BooleanField(
+        default=False, help_text="Handed in after the deadline (an arbiter's entry says so)."
+    )
 
     class Meta:
         verbose_name = "slip"
