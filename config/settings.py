@@ -170,6 +170,7 @@ if REDIS_URL is None:
 else:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    CELERY_DIR.mkdir(parents=True, exist_ok=True)  # beat keeps its schedule file there
 CELERY_TASK_IGNORE_RESULT = True  # tasks report through the database, never through results
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_SERIALIZER = "json"

@@ -33,17 +33,17 @@ def _clean(round: Round, word: str, ref: str, score: int | None) -> tuple[str, s
     try:
         word = parse_word(word)
     except EngineError as exc:
-        raise SlipRefused(f"Malformed word: {exc}.") from None
+        raise SlipRefused(f"Malformed word: {exc}.", extra={"code": "malformed_word"}) from None
     ref = ref.strip().upper()
     if ref:
         try:
             parse_ref(ref)
         except NotationError as exc:
-            raise SlipRefused(f"Malformed reference: {exc}.") from None
+            raise SlipRefused(f"Malformed reference: {exc}.", extra={"code": "malformed_reference"}) from None
         except EngineError as exc:
-            raise SlipRefused(f"Reference off the board: {exc}.") from None
+            raise SlipRefused(f"Reference off the board: {exc}.", extra={"code": "malformed_reference"}) from None
     if score is not None and not 0 <= score <= 9999:
-        raise SlipRefused("The announced score is a whole number from 0 upwards.")
+        raise SlipRefused("The announced score is a whole number from 0 upwards.", extra={"code": "malformed_score"})
     _check_rack(round, word, ref)
     return word, ref
 
@@ -67,7 +67,10 @@ def _check_rack(round: Round, word: str, ref: str) -> None:  # noqa: A002
         letters = [t for t in sort_tiles("".join(t * n for t, n in missing.items())) if t != BLANK]
         blanks = missing[BLANK]
         shown = ", ".join(letters + ([f"{blanks} blank{'s' if blanks > 1 else ''}"] if blanks else []))
-        raise SlipRefused(f"Rack letters missing: {word} needs {shown}, not on the rack {round.rack} (write a blank in lower case).")
+        raise SlipRefused(
+            f"Rack letters missing: {word} needs {shown}, not on the rack {round.rack} (write a blank in lower case).",
+            extra={"code": "rack_letters_missing"},
+        )
 
 
 @transaction.atomic
@@ -92,12 +95,12 @@ def slip_submit(
         raise SlipRefused(f"{player.name} is not registered in {event.name}.", extra={"code": "not_your_event"})
     if source == Submission.Source.ARBITER:
         if entered_by is None:
-            raise SlipRefused("A slip entered by an arbiter says who entered it.")
+            raise SlipRefused("A slip entered by an arbiter says who entered it.", extra={"code": "no_arbiter"})
         if round.status not in (Round.Status.OPEN, Round.Status.CLOSED):
             raise SlipRefused(f"Round {round.number} is {round.status}: slips are entered while it is open or closed.", extra={"code": "round_not_open"})
     else:
         if late:
-            raise SlipRefused("Only an arbiter marks a slip late.")
+            raise SlipRefused("Only an arbiter marks a slip late.", extra={"code": "not_an_arbiter"})
         if not player.token_is_active:
             raise SlipRefused("This player's access has been revoked: ask the director.", extra={"code": "revoked"})
         if round.status != Round.Status.OPEN:

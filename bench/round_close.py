@@ -1,0 +1,125 @@
+"""Round-close benchmark (issue 4): 1,000 players' slips in one round; the time from the
+deadline to published results (close, rule every slip, choose the top, publish, standings),
+with the tops already computed while the clock ran.
+
+    .venv/bin/python bench/round_close.py [--players 1000] [--round 6] [--json]
+
+Runs on a fresh SQLite file in a temporary folder, or on ``$DATABASE_URL`` when it is set
+(PostgreSQL, for instance). Target on the 2-core machine: at most 2 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--round", type=int, default=6, help="which round of the game to time (default 6, mid-game)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+
+    folder = Path(tempfile.mkdtemp(prefix="bench-round-close-"))
+    os.environ.setdefault("DATABASE_URL", f"sqlite:///{folder}/db.sqlite3")
+    os.environ.setdefault("VAR_DIR", str(folder / "var"))
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+
+    from arbiter import simulation
+    from arbiter.services import rounds
+    from arbiter.services.slips import SlipRefused, slip_submit
+    from arbiter.services.standings import standings_game
+    from arbiter.services.state import board_of, lexicon_for
+    from engine.movegen import generate
+    from engine.tiles import TileSet
+    from tournament.models import Player, Round
+    from tournament.services.events import event_create
+    from tournament.services.games import game_create
+
+    call_command("migrate", verbosity=0)
+    start = dt.datetime(2026, 5, 1, 20, 0, tzinfo=dt.UTC)
+    event = event_create(name="Bench", starts_on=start.date(), actor=None)
+    Player.objects.bulk_create([Player(event=event, name=f"Player {i}", table=i + 1) for i in range(args.players)])
+    players = list(Player.objects.filter(event=event))
+    game = game_create(event=event, actor=None, seed=2026)
+    clock = start
+    for _ in range(args.round - 1):  # earlier rounds, without slips, to reach a mid-game board
+        r = rounds.round_open(round=rounds.round_draw(game=game, actor=None), actor=None, now=clock)
+        clock = r.deadline + dt.timedelta(seconds=event.grace_seconds)
+        rounds.round_close(round_id=r.pk, now=clock)
+        rounds.round_publish(round=rounds.round_score(round_id=r.pk, now=clock), actor=None, now=clock)
+        game.refresh_from_db()
+    r = rounds.round_open(round=rounds.round_draw(game=game, actor=None), actor=None, now=clock)
+    rounds.round_tops_compute(round_id=r.pk, now=clock)  # done by the tops queue during the round
+    moves = generate(board_of(game), r.rack, lexicon_for(game.lexicon), TileSet.load(game.tile_set))
+    rng = random.Random(1)
+    mix = simulation.Mix()
+    slips = 0
+    t = time.perf_counter()
+    for p in players:
+        word, ref, score = simulation._slip_for(moves, rng.uniform(0.15, 0.85), mix, rng)
+        try:
+            slip_submit(player=p, round=r, word=word, ref=ref, score=score, at=clock + dt.timedelta(seconds=rng.uniform(5, 170)))
+            slips += 1
+        except SlipRefused:
+            pass
+    submit_s = time.perf_counter() - t
+
+    deadline = r.deadline + dt.timedelta(seconds=event.grace_seconds)
+    timings = {}
+    t0 = time.perf_counter()
+    assert rounds.round_close(round_id=r.pk, now=deadline)
+    timings["close"] = time.perf_counter() - t0
+    t = time.perf_counter()
+    scored = rounds.round_score(round_id=r.pk, now=deadline)
+    timings["rule_all_slips"] = time.perf_counter() - t
+    t = time.perf_counter()
+    rounds.round_publish(round=scored, actor=None, now=deadline)
+    timings["publish"] = time.perf_counter() - t
+    t = time.perf_counter()
+    table = standings_game(game=game)
+    timings["standings"] = time.perf_counter() - t
+    total = time.perf_counter() - t0
+    r = Round.objects.get(pk=r.pk)
+    report = {
+        "database": connection.vendor,
+        "players": len(players),
+        "slips": slips,
+        "round": r.number,
+        "rack": r.rack,
+        "legal_moves": r.moves_total,
+        "deadline_to_published_s": round(total, 3),
+        "phases_s": {k: round(v, 3) for k, v in timings.items()},
+        "standings_rows": len(table.rows),
+        "submit_1000_slips_s": round(submit_s, 3),
+        "target_s": 2.0,
+    }
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print(f"{report['database']}: {slips} slips from {len(players)} players, round {r.number} (rack {r.rack}, {r.moves_total} legal moves)")
+        print(f"  deadline -> published results: {total:.3f} s   (target <= 2 s)")
+        for k, v in timings.items():
+            print(f"    {k:<16} {v:.3f} s")
+        print(f"  (submitting the slips one by one through the service took {submit_s:.2f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
