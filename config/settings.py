@@ -148,6 +148,11 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # Per player token (tournament.api.throttling): a phone polls the state every ~2 s.
+    "DEFAULT_THROTTLE_RATES": {
+        "play_state": "120/min",
+        "play_submissions": "30/min",
+    },
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Duplicate Scrabble API",
@@ -160,6 +165,10 @@ SPECTACULAR_SETTINGS = {
 
 REDIS_URL = env_redis_url("REDIS_URL")
 CELERY_DIR = VAR_DIR / "celery"
+# The cache holds the API's rate-limit buckets and the standings shown to phones: shared by
+# every process through Redis when there is one, per process (LocMem) otherwise.
+if REDIS_URL is not None:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 EMBEDDED_BROKER = REDIS_URL is None
 if REDIS_URL is None:
     CELERY_BROKER_URL = "filesystem://"
@@ -170,7 +179,7 @@ if REDIS_URL is None:
 else:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
-    CELERY_DIR.mkdir(parents=True, exist_ok=True)  # beat keeps its schedule file there
+    VAR_DIR.mkdir(parents=True, exist_ok=True)  # beat keeps its schedule file there
 CELERY_TASK_IGNORE_RESULT = True  # tasks report through the database, never through results
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_SERIALIZER = "json"
@@ -179,7 +188,8 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_ENABLE_UTC = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BEAT_SCHEDULE_FILENAME = str(CELERY_DIR / "beat-schedule")
+# Beat's own bookkeeping: beside the broker folders when embedded, in VAR_DIR with Redis.
+CELERY_BEAT_SCHEDULE_FILENAME = str((CELERY_DIR if EMBEDDED_BROKER else VAR_DIR) / "beat-schedule")
 # The top-move search has its own queue (``tops``), so a long search never delays a close.
 CELERY_TASK_ROUTES = {"arbiter.round_tops_compute": {"queue": "tops"}}
 CELERY_TASK_DEFAULT_QUEUE = "celery"
