@@ -15,6 +15,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/v1/", include("tournament.api.urls")),
     path("healthz", healthz, name="healthz"),
 ]
 

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
 
 from config.errors import ApplicationError
 from tournament.models import Event, Player
@@ -58,6 +59,23 @@ def player_token_reissue(*, player: Player, actor: AbstractBaseUser | None) -> P
     audit_record(
         event=player.event,
         action="tournament.player.token_reissued",
+        actor=actor,
+        data={"player": player.pk, "name": player.name},
+    )
+    return player
+
+
+@transaction.atomic
+def player_token_revoke(*, player: Player, actor: AbstractBaseUser | None) -> Player:
+    """Stop the player's secret token (a lost phone, a shared QR code); reissue to let them back."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if player.token_revoked_at is not None:
+        raise ApplicationError(f"{player.name}'s access is already revoked.")
+    player.token_revoked_at = timezone.now()
+    player.save(update_fields=["token_revoked_at"])
+    audit_record(
+        event=player.event,
+        action="tournament.player.token_revoked",
         actor=actor,
         data={"player": player.pk, "name": player.name},
     )
