@@ -61,6 +61,10 @@ def _require(round: Round, *statuses: str, action: str) -> None:  # noqa: A002
         raise ApplicationError(f"Round {round.number} is {round.status}: only a round that is {allowed} can be {action}.")
 
 
+def _audit(round: Round, action: str, actor: Actor, **data: Any) -> None:  # noqa: A002
+    audit_record(event=round.game.event, game=round.game, round=round, action=f"arbiter.round.{action}", actor=actor, data=data)
+
+
 def _in_play(game: Game) -> Round | None:
     return game.rounds.filter(status__in=Round.IN_PLAY).first()
 
@@ -229,7 +233,7 @@ def round_open(*, round: Round, actor: Actor, now: datetime | None = None) -> Ro
     round.opened_at = now
     round.deadline = now + timedelta(seconds=event.round_seconds)
     round.save(update_fields=["status", "opened_at", "deadline"])
-    audit_record(event=event, game=round.game, round=round, action="arbiter.round.opened", actor=actor, data={"deadline": round.deadline.isoformat()})
+    _audit(round, "opened", actor, deadline=round.deadline.isoformat())
     round_id = round.pk
     _later(lambda: tasks.round_tops_compute.delay(round_id))
     _schedule_close(round)
@@ -247,7 +251,7 @@ def round_extend(*, round: Round, seconds: int, actor: Actor) -> Round:  # noqa:
         round.paused_remaining += timedelta(seconds=seconds)
     round.deadline += timedelta(seconds=seconds)
     round.save(update_fields=["deadline", "paused_remaining"])
-    audit_record(event=round.game.event, game=round.game, round=round, action="arbiter.round.extended", actor=actor, data={"seconds": seconds, "deadline": round.deadline.isoformat()})
+    _audit(round, "extended", actor, seconds=seconds, deadline=round.deadline.isoformat())
     if round.paused_remaining is None:
         _schedule_close(round)
     return round
@@ -265,7 +269,7 @@ def round_pause(*, round: Round, actor: Actor, now: datetime | None = None) -> R
         raise ApplicationError(f"Round {round.number}'s deadline has passed: it can no longer be paused.")
     round.paused_remaining = round.deadline - now
     round.save(update_fields=["paused_remaining"])
-    audit_record(event=round.game.event, game=round.game, round=round, action="arbiter.round.paused", actor=actor, data={"remaining_seconds": round.paused_remaining.total_seconds()})
+    _audit(round, "paused", actor, remaining_seconds=round.paused_remaining.total_seconds())
     return round
 
 
@@ -279,7 +283,7 @@ def round_resume(*, round: Round, actor: Actor, now: datetime | None = None) -> 
     round.deadline = now + round.paused_remaining
     round.paused_remaining = None
     round.save(update_fields=["deadline", "paused_remaining"])
-    audit_record(event=round.game.event, game=round.game, round=round, action="arbiter.round.resumed", actor=actor, data={"deadline": round.deadline.isoformat()})
+    _audit(round, "resumed", actor, deadline=round.deadline.isoformat())
     _schedule_close(round)
     return round
 
@@ -293,7 +297,7 @@ def round_close_early(*, round: Round, actor: Actor, now: datetime | None = None
     round.deadline = now
     round.paused_remaining = None
     round.save(update_fields=["deadline", "paused_remaining"])
-    audit_record(event=round.game.event, game=round.game, round=round, action="arbiter.round.closed_early", actor=actor, data={"deadline": now.isoformat()})
+    _audit(round, "closed_early", actor, deadline=now.isoformat())
     _schedule_close(round)
     return round
 
@@ -314,7 +318,7 @@ def round_close(*, round_id: int, now: datetime | None = None) -> bool:
         ).update(status=Round.Status.CLOSED, closed_at=now)
         if not claimed:
             return False
-        audit_record(event=round.game.event, game=round.game, round=round, action="arbiter.round.closed", data={"at": now.isoformat()})
+        _audit(round, "closed", None, at=now.isoformat())
         _later(lambda: tasks.round_score.delay(round_id))
     return True
 
@@ -496,7 +500,7 @@ def round_annul(*, round: Round, reason: str, actor: Actor) -> Round:  # noqa: A
     _require(round, *Round.IN_PLAY, action="annulled")
     round.status = Round.Status.ANNULLED
     round.save(update_fields=["status"])
-    audit_record(event=round.game.event, game=round.game, round=round, action="arbiter.round.annulled", actor=actor, data={"reason": reason})
+    _audit(round, "annulled", actor, reason=reason)
     return round
 
 

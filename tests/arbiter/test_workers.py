@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.config.settings_probe import ROOT
+from tests.config.test_celery_workers import _env as worker_env
 from tests.conftest import test_redis_url
 
 SETUP = """
@@ -43,17 +44,7 @@ RESEND = "from arbiter import tasks; tasks.round_score.delay({round}); tasks.rou
 
 
 def _env(var_dir: Path, redis_url: str | None) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DATABASE_URL"}}
-    env.update(
-        DJANGO_SETTINGS_MODULE="config.settings",
-        VAR_DIR=str(var_dir),
-        DATABASE_URL=f"sqlite:///{var_dir}/db.sqlite3",
-        ROUNDS_SWEEP_SECONDS="1",
-        PYTHONUNBUFFERED="1",
-    )
-    if redis_url:
-        env["REDIS_URL"] = redis_url
-    return env
+    return {**worker_env(var_dir, redis_url), "ROUNDS_SWEEP_SECONDS": "1"}
 
 
 def manage(env: dict[str, str], *args: str) -> str:
