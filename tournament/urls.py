@@ -24,3 +24,7 @@ urlpatterns = [
     path("play/", views_play.play, name="play"),
     path("play/<str:token>/", views_play.play_join, name="play_join"),
 ]
+
+from tournament.urls_exports import urlpatterns as exports_urlpatterns  # noqa: E402
+
+urlpatterns += exports_urlpatterns

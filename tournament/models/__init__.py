@@ -5,6 +5,7 @@
 - ``game``: Game and its Rounds
 - ``slip``: Submission (a player's slip) and Ruling (the arbiter's decision on it)
 - ``audit``: AuditEntry, the append-only log of director and arbiter actions
+- ``export``: ExportJob, a workbook written in the background
 
 Constraints live in the database (``Meta.constraints``); row-local facts are methods that
 run no query.
@@ -14,8 +15,9 @@ from __future__ import annotations
 
 from tournament.models.audit import AuditEntry
 from tournament.models.event import Event, EventRole
+from tournament.models.export import ExportJob
 from tournament.models.game import Game, Round
 from tournament.models.player import Player
 from tournament.models.slip import Ruling, Submission
 
-__all__ = ["AuditEntry", "Event", "EventRole", "Game", "Player", "Round", "Ruling", "Submission"]
+__all__ = ["AuditEntry", "Event", "EventRole", "ExportJob", "Game", "Player", "Round", "Ruling", "Submission"]

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from arbiter.simulation import simulate_event
@@ -19,6 +21,7 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=1, help="seed of the draws and the players (default 1)")
         parser.add_argument("--round-seconds", type=int, default=180, help="round time (default 180)")
         parser.add_argument("--json", action="store_true", help="print one JSON summary")
+        parser.add_argument("--export", metavar="PATH", help="then write the event workbook (.xlsx) there")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["players"] < 1 or options["games"] < 1:
@@ -26,6 +29,8 @@ class Command(BaseCommand):
         if options["round_seconds"] < 1:
             raise CommandError("--round-seconds must be at least 1")
         summary = simulate_event(players=options["players"], games=options["games"], seed=options["seed"], round_seconds=options["round_seconds"])
+        if options["export"]:
+            call_command("export_event", str(summary["event"]), xlsx=Path(options["export"]), stdout=self.stderr if options["json"] else self.stdout)
         if options["json"]:
             self.stdout.write(json.dumps(summary))
             return

@@ -1,0 +1,191 @@
+"""Downloads, background exports and the player import: staff pages and API views.
+
+Who may: the accounts that see the event (``selectors.event_get_visible``: a superuser, or an
+account with a role in the event); anyone else gets a 404, as for the event page.
+"""
+
+from __future__ import annotations
+
+import io
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournament.exports import event_workbook_bytes, game_workbook_bytes, standings_csv_write
+from tournament.models import Event, ExportJob, Game, Ruling
+from tournament.selectors import event_get_visible
+from tournament.services.exports import export_job_request
+from tournament.services.player_imports import PlayerImportError, players_import
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+# Above this many rulings the workbook is written in the background (a job with progress).
+DIRECT_MAX_RULINGS = getattr(settings, "EXPORT_DIRECT_MAX_RULINGS", 20_000)
+MAX_IMPORT_BYTES = 5 * 1024 * 1024
+
+
+def _event(request: HttpRequest, slug: str) -> Event:
+    event = event_get_visible(user=request.user, slug=slug)
+    if event is None:
+        raise Http404("No such event, or you have no role in it.")
+    return event
+
+
+def _attachment(content: bytes, name: str, content_type: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+def _too_large(event: Event) -> bool:
+    return Ruling.objects.filter(round__game__event=event).count() > DIRECT_MAX_RULINGS
+
+
+def _job_json(request: HttpRequest, job: ExportJob) -> dict[str, object]:
+    return {
+        "id": job.pk,
+        "status": job.status,
+        "progress": job.progress,
+        "message": job.message,
+        "size": job.size,
+        "url": request.build_absolute_uri(
+            reverse("tournament:export_job", args=[job.event.slug, job.pk])
+        ),
+        "download": request.build_absolute_uri(
+            reverse("tournament:export_job_download", args=[job.event.slug, job.pk])
+        )
+        if job.status == ExportJob.Status.DONE
+        else None,
+    }
+
+
+# --- pages -----------------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def event_export_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(request, slug)
+    if _too_large(event):
+        messages.info(request, "This event is large: its workbook is prepared in the background.")
+        return redirect("tournament:event_detail", slug=slug)
+    return _attachment(event_workbook_bytes(event=event), f"{event.slug}.xlsx", XLSX)
+
+
+@login_required
+@require_GET
+def game_export_xlsx(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    event = _event(request, slug)
+    game = get_object_or_404(Game, event=event, number=number)
+    return _attachment(game_workbook_bytes(game=game), f"{event.slug}-game-{number}.xlsx", XLSX)
+
+
+@login_required
+@require_GET
+def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(request, slug)
+    out = io.StringIO()
+    standings_csv_write(event=event, out=out)
+    return _attachment(out.getvalue().encode("utf-8-sig"), f"{event.slug}-standings.csv", "text/csv; charset=utf-8")
+
+
+@login_required
+@require_POST
+def export_job_create(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(request, slug)
+    game = None
+    if request.POST.get("game"):
+        game = get_object_or_404(Game, event=event, number=request.POST["game"])
+    job = export_job_request(event=event, game=game, actor=request.user)
+    return redirect("tournament:export_job", slug=slug, job_id=job.pk)
+
+
+@login_required
+@require_GET
+def export_job_page(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
+    """The job's progress; the page reloads itself every 2 s until the job is finished."""
+    event = _event(request, slug)
+    job = get_object_or_404(ExportJob.objects.select_related("event", "game"), event=event, pk=job_id)
+    return render(request, "tournament/export_job.html", {"event": event, "job": job})
+
+
+@login_required
+@require_GET
+def export_job_download(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
+    event = _event(request, slug)
+    job = get_object_or_404(ExportJob.objects.select_related("event", "game"), event=event, pk=job_id)
+    if job.status != ExportJob.Status.DONE or job.path is None or not job.path.exists():
+        raise Http404("This export is not ready.")
+    return FileResponse(job.path.open("rb"), as_attachment=True, filename=job.download_name, content_type=XLSX)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def players_import_page(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(request, slug)
+    errors: list[str] = []
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        if upload is None:
+            errors = ["Choose a .xlsx or .csv file."]
+        elif upload.size is not None and upload.size > MAX_IMPORT_BYTES:
+            errors = [f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB."]
+        else:
+            try:
+                created = players_import(
+                    event=event, file_name=upload.name or "", content=upload.read(), actor=request.user
+                )
+            except PlayerImportError as exc:
+                errors = [exc.message, *(str(e) for e in exc.errors)]
+            else:
+                messages.success(request, f"{len(created)} players imported.")
+                return redirect("tournament:event_detail", slug=slug)
+    return render(
+        request,
+        "tournament/players_import.html",
+        {"event": event, "errors": errors},
+        status=400 if errors else 200,
+    )
+
+
+# --- API (session-authenticated staff) ----------------------------------------------------------
+
+
+class EventExportApi(APIView):
+    """GET: the event workbook (.xlsx) straight away (small events; 409 with a hint for large
+    ones). POST: an export job (202), to poll at its ``url`` until ``download`` is set."""
+
+    def get(self, request: Request, slug: str) -> HttpResponse:
+        event = _event(request, slug)
+        if _too_large(event):
+            return Response(
+                {"detail": "This event is large: POST here to prepare its workbook in the background."},
+                status=status.HTTP_409_CONFLICT,
+            )
+        return _attachment(event_workbook_bytes(event=event), f"{event.slug}.xlsx", XLSX)
+
+    def post(self, request: Request, slug: str) -> Response:
+        event = _event(request, slug)
+        game = None
+        number = request.data.get("game") if hasattr(request.data, "get") else None
+        if number:
+            game = get_object_or_404(Game, event=event, number=number)
+        job = export_job_request(event=event, game=game, actor=request.user)
+        return Response(_job_json(request, job), status=status.HTTP_202_ACCEPTED)
+
+
+class ExportJobApi(APIView):
+    """GET: an export job's status and progress; ``download`` once it is done."""
+
+    def get(self, request: Request, slug: str, job_id: int) -> Response:
+        event = _event(request, slug)
+        job = get_object_or_404(ExportJob.objects.select_related("event", "game"), event=event, pk=job_id)
+        return Response(_job_json(request, job))
