@@ -1,0 +1,238 @@
+"""Import a player list from .xlsx or .csv: all or nothing.
+
+Columns (header names matched case-insensitively, in any order; ``license`` is read as
+``licence``): name (required), club, category, licence, table. Every row is checked first;
+each bad row is reported with its row number (the spreadsheet's: the header is row 1) and
+why; nothing is created unless the whole file is clean. Then every player is registered
+through ``player_register`` in one transaction, with one ``tournament.players.imported``
+audit entry.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from config.errors import ApplicationError
+from tournament.models import Event, Player
+from tournament.services.audit import audit_record
+from tournament.services.players import player_register
+
+COLUMNS = ("name", "club", "category", "licence", "table")
+ALIASES = {"license": "licence"}
+LIMITS = {"name": 120, "club": 120, "category": 40, "licence": 40}
+MAX_ROWS = 5000
+
+
+@dataclass(frozen=True)
+class RowError:
+    row: int | None  # None: the file as a whole
+    message: str
+
+    def __str__(self) -> str:
+        return self.message if self.row is None else f"Row {self.row}: {self.message}"
+
+
+class PlayerImportError(ApplicationError):
+    """The file was refused; ``errors`` lists every problem found (nothing was imported)."""
+
+    def __init__(self, errors: list[RowError]) -> None:
+        count = len(errors)
+        super().__init__(
+            f"Nothing imported: {count} problem{'s' if count != 1 else ''} in the file.",
+            extra={"errors": [{"row": e.row, "message": e.message} for e in errors]},
+        )
+        self.errors = errors
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    row: int
+    name: str
+    club: str
+    category: str
+    licence: str
+    table: int | None
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)  # a licence typed as a number in Excel: 12345.0 -> "12345"
+    return str(value).strip()
+
+
+def _rows_xlsx(content: bytes) -> Iterator[tuple[int, list[Any]]]:
+    from openpyxl import load_workbook
+
+    try:
+        wb = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
+    except Exception as exc:  # zip, XML, anything openpyxl cannot read
+        raise PlayerImportError([RowError(None, f"The file is not a readable .xlsx workbook ({type(exc).__name__}).")]) from exc
+    ws = wb.worksheets[0]
+    for number, row in enumerate(ws.iter_rows(values_only=True), start=1):
+        yield number, list(row)
+    wb.close()
+
+
+def _rows_csv(content: bytes) -> Iterator[tuple[int, list[Any]]]:
+    for encoding in ("utf-8-sig", "cp1252"):
+        try:
+            text = content.decode(encoding)
+            break
+        except UnicodeDecodeError:
+            continue
+    else:
+        raise PlayerImportError([RowError(None, "The file is not readable text (neither UTF-8 nor Windows-1252).")])
+    if "\0" in text:
+        raise PlayerImportError([RowError(None, "The file is not a CSV text file.")])
+    first = text.split("\n", 1)[0]
+    delimiter = max(",;\t", key=first.count)  # Excel in many locales writes ';'
+    yield from enumerate(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter), start=1)
+
+
+def _parse(file_name: str, content: bytes) -> Iterator[tuple[int, list[Any]]]:
+    lower = file_name.lower()
+    if lower.endswith(".xlsx"):
+        return _rows_xlsx(content)
+    if lower.endswith(".csv"):
+        return _rows_csv(content)
+    raise PlayerImportError([RowError(None, f"{file_name!r} is neither a .xlsx nor a .csv file.")])
+
+
+def _header(cells: list[Any]) -> tuple[dict[str, int], list[RowError]]:
+    columns: dict[str, int] = {}
+    errors = []
+    for i, cell in enumerate(cells):
+        raw = _text(cell)
+        if not raw:
+            continue
+        key = ALIASES.get(raw.lower(), raw.lower())
+        if key not in COLUMNS:
+            errors.append(RowError(1, f"Unknown column {raw!r} (expected: {', '.join(COLUMNS)})."))
+        elif key in columns:
+            errors.append(RowError(1, f"Column {raw!r} appears twice."))
+        else:
+            columns[key] = i
+    if "name" not in columns:
+        errors.append(RowError(1, "No 'name' column: the header row must name it."))
+    return columns, errors
+
+
+def _table(value: Any) -> tuple[int | None, str | None]:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None, None
+    if isinstance(value, bool):
+        return None, f"table {value!r} is not a number"
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, int):
+        number = value
+    else:
+        text = str(value).strip()
+        if not text.isdigit():
+            return None, f"table {text!r} is not a number"
+        number = int(text)
+    if number <= 0:
+        return None, f"table {number} is not a table number (1, 2, 3...)"
+    return number, None
+
+
+def players_check(*, event: Event, file_name: str, content: bytes) -> list[PlayerRow]:
+    """Read and check every row; raise ``PlayerImportError`` with all the problems found."""
+    rows = _parse(file_name, content)
+    try:
+        first = next(rows, None)
+        if first is None:
+            raise PlayerImportError([RowError(None, "The file is empty.")])
+        columns, errors = _header(first[1])
+        if errors:
+            raise PlayerImportError(errors)
+        tables = set(Player.objects.filter(event=event, table__isnull=False).values_list("table", flat=True))
+        licences = set(Player.objects.filter(event=event).exclude(licence="").values_list("licence", flat=True))
+        seen_tables: dict[int, int] = {}
+        seen_licences: dict[str, int] = {}
+        players: list[PlayerRow] = []
+        for number, cells in rows:
+            values = {key: cells[i] if i < len(cells) else None for key, i in columns.items()}
+            if all(_text(v) == "" for v in cells):
+                continue  # blank lines are not players
+            problems = []
+            text = {key: _text(values.get(key)) for key in LIMITS}
+            if not text["name"]:
+                problems.append("the name is missing")
+            for key, limit in LIMITS.items():
+                if len(text[key]) > limit:
+                    problems.append(f"the {key} is longer than {limit} characters")
+            table, problem = _table(values.get("table"))
+            if problem:
+                problems.append(problem)
+            if table is not None:
+                if table in tables:
+                    problems.append(f"table {table} is already taken in {event.name}")
+                elif table in seen_tables:
+                    problems.append(f"table {table} is also on row {seen_tables[table]}")
+                else:
+                    seen_tables[table] = number
+            licence = text["licence"]
+            if licence:
+                if licence in licences:
+                    problems.append(f"licence {licence} is already registered in {event.name}")
+                elif licence in seen_licences:
+                    problems.append(f"licence {licence} is also on row {seen_licences[licence]}")
+                else:
+                    seen_licences[licence] = number
+            errors += [RowError(number, p[0].upper() + p[1:] + ".") for p in problems]
+            if not problems:
+                players.append(PlayerRow(number, text["name"], text["club"], text["category"], licence, table))
+            if number > MAX_ROWS + 1:
+                errors.append(RowError(number, f"Too many rows: at most {MAX_ROWS} players per file."))
+                break
+    except PlayerImportError:
+        raise
+    except Exception as exc:  # a broken file that fails while being read
+        raise PlayerImportError([RowError(None, f"The file could not be read ({type(exc).__name__}: {exc}).")]) from exc
+    if errors:
+        raise PlayerImportError(errors)
+    if not players:
+        raise PlayerImportError([RowError(None, "The file holds no player (only a header).")])
+    return players
+
+
+@transaction.atomic
+def players_import(
+    *, event: Event, file_name: str, content: bytes, actor: AbstractBaseUser | None
+) -> list[Player]:
+    """Register every player of the file, or none: raises ``PlayerImportError`` listing
+    every bad row."""
+    rows = players_check(event=event, file_name=file_name, content=content)
+    created = []
+    for row in rows:
+        try:
+            created.append(
+                player_register(
+                    event=event,
+                    name=row.name,
+                    club=row.club,
+                    category=row.category,
+                    licence=row.licence,
+                    table=row.table,
+                    actor=actor,
+                )
+            )
+        except ApplicationError as exc:  # registered meanwhile by someone else
+            raise PlayerImportError([RowError(row.row, exc.message)]) from exc
+    audit_record(
+        event=event,
+        action="tournament.players.imported",
+        actor=actor,
+        data={"file": file_name, "count": len(created), "players": [p.pk for p in created]},
+    )
+    return created
