@@ -1,0 +1,429 @@
+/* The player's phone page: polls the v1 API, shows the board, rack and server countdown,
+ * and hands in slips through an outbox kept in localStorage (retried with backoff until the
+ * server answers). The server decides everything: this file only checks the notation's
+ * format to help typing, and shows what the server said. */
+(function () {
+  "use strict";
+
+  var root = document.getElementById("play");
+  if (!root) return;
+  var URLS = { state: root.dataset.stateUrl, submit: root.dataset.submitUrl, standings: root.dataset.standingsUrl };
+  var OUTBOX_KEY = "dsplay:outbox:" + root.dataset.event + ":" + root.dataset.player;
+  var POLL_VISIBLE = 2000, POLL_HIDDEN = 15000, POLL_MAX_BACKOFF = 15000;
+  var RETRY_FIRST = 1000, RETRY_MAX = 15000;
+
+  var $ = function (id) { return document.getElementById(id); };
+  var el = function (tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = text;
+    return e;
+  };
+
+  var state = null, etag = null, offsetMs = 0, pollTimer = null, pollFailures = 0;
+  var standingsVersion = null, stopped = false;
+
+  /* --- server clock ------------------------------------------------------------------ */
+  function serverNow() { return Date.now() + offsetMs; }
+  function learnClock(serverIso, sentAt) {
+    if (!serverIso) return;
+    var t = Date.parse(serverIso);
+    if (isNaN(t)) return;
+    var receivedAt = Date.now();
+    offsetMs = t - (sentAt + receivedAt) / 2; // the server time was read midway (roughly)
+  }
+
+  /* --- network status line ----------------------------------------------------------- */
+  function setNet(kind, text) { var n = $("net"); n.dataset.net = kind; n.textContent = text; }
+
+  function csrfToken() {
+    var m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    return m ? decodeURIComponent(m[1]) : "";
+  }
+
+  /* --- polling ---------------------------------------------------------------------- */
+  function schedulePoll(ms) {
+    clearTimeout(pollTimer);
+    if (stopped) return;
+    pollTimer = setTimeout(poll, ms);
+  }
+  function nextPollDelay() {
+    var base = document.visibilityState === "visible" ? POLL_VISIBLE : POLL_HIDDEN;
+    if (pollFailures) return Math.min(base * Math.pow(2, pollFailures), POLL_MAX_BACKOFF);
+    return base;
+  }
+  function poll() {
+    var sentAt = Date.now();
+    var headers = { "Accept": "application/json" };
+    if (etag) headers["If-None-Match"] = etag;
+    fetch(URLS.state, { headers: headers, credentials: "same-origin", cache: "no-store" })
+      .then(function (r) {
+        learnClock(r.headers.get("X-Server-Time"), sentAt);
+        if (r.status === 304) return null;
+        if (r.status === 401 || r.status === 403) {
+          return r.json().then(function (body) { throw { fatal: true, detail: body.detail }; });
+        }
+        if (!r.ok) throw new Error("HTTP " + r.status);
+        etag = r.headers.get("ETag");
+        return r.json();
+      })
+      .then(function (data) {
+        pollFailures = 0;
+        setNet("ok", "Connected · live");
+        if (data) { state = data; learnClock(data.server_time, sentAt); render(); }
+        flushOutbox();
+        schedulePoll(nextPollDelay());
+      })
+      .catch(function (err) {
+        if (err && err.fatal) {
+          stopped = true;
+          setNet("offline", err.detail || "Signed out: scan your QR code again.");
+          $("submit").disabled = true;
+          return;
+        }
+        pollFailures += 1;
+        setNet("offline", "Connection lost: retrying… (your slip is kept on this phone)");
+        schedulePoll(nextPollDelay());
+      });
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") schedulePoll(0);
+  });
+  window.addEventListener("online", function () { schedulePoll(0); retryNow(); });
+
+  /* --- rendering -------------------------------------------------------------------- */
+  var ROWS = "ABCDEFGHIJKLMNO";
+  function renderBoard() {
+    var board = $("board");
+    var rows = state.board || [], prem = state.premiums || [];
+    var cells = [el("div", "corner")];
+    for (var c = 1; c <= 15; c++) cells.push(el("div", "hdr", String(c)));
+    for (var r = 0; r < 15; r++) {
+      cells.push(el("div", "hdr", ROWS[r]));
+      for (c = 0; c < 15; c++) {
+        var ch = rows[r] ? rows[r][c] : ".";
+        var p = prem[r] ? prem[r][c] : ".";
+        var cell;
+        if (ch && ch !== ".") {
+          var blank = ch === ch.toLowerCase();
+          cell = el("div", "cell-tile" + (blank ? " blank" : ""), ch);
+          if (blank) cell.title = "blank (" + ch.toUpperCase() + ")";
+        } else {
+          cell = el("div", p !== "." ? "p-" + p : "");
+        }
+        cells.push(cell);
+      }
+    }
+    board.replaceChildren.apply(board, cells);
+  }
+
+  function renderRack(round) {
+    var rack = $("rack");
+    if (!round || !round.rack) {
+      rack.replaceChildren(el("span", "rack-empty", round ? "The rack shows when the clock starts." : "No rack yet."));
+      return;
+    }
+    var tiles = round.rack.split("").map(function (t) {
+      var tile = el("span", "tile" + (t === "?" ? " blank" : ""), t === "?" ? "?" : t);
+      if (t === "?") tile.title = "blank";
+      return tile;
+    });
+    rack.replaceChildren.apply(rack, tiles);
+  }
+
+  var STATUS_TEXT = { drawn: "drawn", open: "open", closed: "closed", scored: "being ruled", published: "published", annulled: "annulled" };
+  function renderRound() {
+    var round = state.round, game = state.game;
+    var label = $("round-label"), badge = $("round-status");
+    if (!game) { label.textContent = "Waiting for the game"; badge.textContent = ""; }
+    else if (!round) { label.textContent = "Game " + game.number; badge.textContent = "waiting for the first rack"; }
+    else {
+      label.textContent = "Round " + round.number;
+      badge.textContent = round.paused ? "paused" : (STATUS_TEXT[round.status] || round.status);
+      badge.className = "badge status-" + (round.status === "open" ? "running" : "finished");
+    }
+    if (game && game.status === "finished") badge.textContent = "game over";
+    renderRack(round);
+    tick();
+  }
+
+  function acceptingSlips() {
+    var round = state && state.round;
+    if (!round || round.status !== "open") return false;
+    if (round.paused) return true;
+    return !round.deadline || Date.parse(round.deadline) > serverNow();
+  }
+
+  function tick() {
+    var cd = $("countdown");
+    var round = state && state.round;
+    cd.className = "countdown";
+    if (!round || round.status !== "open") { cd.textContent = ""; }
+    else if (round.paused) {
+      cd.textContent = fmt(round.remaining_seconds || 0); cd.className = "countdown paused";
+    } else if (round.deadline) {
+      var left = Math.max(0, (Date.parse(round.deadline) - serverNow()) / 1000);
+      cd.textContent = fmt(left);
+      if (left <= 0) cd.className = "countdown over";
+      else if (left <= 30) cd.className = "countdown warn";
+    }
+    var submit = $("submit");
+    var open = acceptingSlips();
+    // Between rounds the form gives way to the results; a receipt or pending slip stays.
+    $("slip-form").hidden = !round || round.status !== "open";
+    $("slip-card").hidden = $("slip-form").hidden && $("receipt").hidden;
+    submit.disabled = !open || stopped;
+    submit.textContent = open ? (currentReceipt() ? "Replace my slip" : "Send my slip") : "Slips are closed";
+  }
+  function fmt(seconds) {
+    var s = Math.ceil(seconds), m = Math.floor(s / 60);
+    s = s % 60;
+    return m + ":" + (s < 10 ? "0" : "") + s;
+  }
+
+  function renderResult() {
+    var box = $("result"), result = state.result;
+    var round = state.round;
+    var between = !round || round.status !== "open";
+    if (!result || !between) { box.hidden = true; return; }
+    box.hidden = false;
+    var parts = [el("h2", null, "Round " + result.round + ": the top")];
+    parts.push(result.top ? el("p", "result-top", result.top.ref + " " + result.top.word + " · " + result.top.score) : el("p", "muted", "No move was possible."));
+    var ruling = result.ruling;
+    if (ruling) {
+      var good = ruling.code === "valid" || ruling.code === "valid_warning" || ruling.code === "reference_penalty";
+      var r = el("div", "ruling " + (good ? "good" : "bad"));
+      r.appendChild(el("p", "code", ruling.label + ": " + ruling.total + " point" + (ruling.total === 1 ? "" : "s")));
+      if (ruling.slip) r.appendChild(el("p", null, "Your slip: " + ruling.slip.ref + " " + ruling.slip.word + " (" + (ruling.slip.score === null ? "no score" : ruling.slip.score) + ")"));
+      if (ruling.reason) r.appendChild(el("p", "muted", ruling.reason));
+      r.dataset.code = ruling.code;
+      parts.push(r);
+    }
+    var me = state.standings;
+    if (me) parts.push(el("p", "rank-line", "Rank " + me.rank + " of " + me.players + " · total " + me.total + " · gap " + me.gap + " (" + me.top_pct + " %)"));
+    box.replaceChildren.apply(box, parts);
+  }
+
+  function loadStandings() {
+    var round = state.round;
+    if (!state.standings || !state.standings.rounds || (round && round.status === "open")) { $("standings").hidden = true; return; }
+    if (standingsVersion === state.version) return;
+    standingsVersion = state.version;
+    fetch(URLS.standings, { credentials: "same-origin", cache: "no-store", headers: { "Accept": "application/json" } })
+      .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.json(); })
+      .then(renderStandings)
+      .catch(function () { standingsVersion = null; });
+  }
+  function renderStandings(data) {
+    var rows = [];
+    var line = function (row) {
+      var tr = el("tr", row.me ? "me" : "");
+      tr.appendChild(el("td", "num", String(row.rank)));
+      tr.appendChild(el("td", null, row.name));
+      tr.appendChild(el("td", "num", String(row.total)));
+      tr.appendChild(el("td", "num", String(row.gap)));
+      return tr;
+    };
+    data.leaders.forEach(function (row) { rows.push(line(row)); });
+    var shown = data.leaders.some(function (row) { return row.me; });
+    if (data.me && !shown) {
+      var gap = el("tr", "gap"); var td = el("td", null, "…"); td.colSpan = 4; gap.appendChild(td);
+      rows.push(gap, line(data.me));
+    }
+    $("standings-rows").replaceChildren.apply($("standings-rows"), rows);
+    $("standings-rounds").textContent = "after " + data.rounds + " round" + (data.rounds === 1 ? "" : "s") + " · top " + data.top_total;
+    $("standings").hidden = false;
+  }
+
+  function render() {
+    renderBoard();
+    renderReceipt();
+    renderRound();
+    renderResult();
+    loadStandings();
+  }
+
+  /* --- the slip form: format help only (the server rules) ----------------------------- */
+  var REF = /^(?:[A-O](?:1[0-5]|[1-9])|(?:1[0-5]|[1-9])[A-O])$/;
+  var WORD = /^[A-Za-z]{2,15}$/;
+  var word = $("word"), ref = $("ref"), score = $("score");
+
+  function mark(input, hint, ok, text, neutral) {
+    input.classList.toggle("bad", !ok && !neutral);
+    input.classList.toggle("good", ok && !neutral);
+    hint.classList.toggle("bad", !ok && !neutral);
+    hint.textContent = text;
+  }
+  function checkWord() {
+    var v = word.value;
+    if (!v) return mark(word, $("word-hint"), false, "Letters only. Tap a letter below to mark it as a blank (shown in lower case).", true), false;
+    if (!/^[A-Za-z]*$/.test(v)) return mark(word, $("word-hint"), false, "Letters only (no digits, spaces or accents)."), false;
+    if (!WORD.test(v)) return mark(word, $("word-hint"), false, "At least 2 letters."), false;
+    var blanks = v.replace(/[A-Z]/g, "").length;
+    mark(word, $("word-hint"), true, blanks ? blanks + " blank" + (blanks > 1 ? "s" : "") + " (lower case). Tap a letter to change." : "Tap a letter to mark it as a blank.");
+    return true;
+  }
+  function checkRef() {
+    var v = ref.value.trim().toUpperCase();
+    if (!v) return mark(ref, $("ref-hint"), false, "H8 across, 8H down", true), false;
+    if (!REF.test(v)) return mark(ref, $("ref-hint"), false, "Row A–O and column 1–15: H8 across, 8H down"), false;
+    mark(ref, $("ref-hint"), true, /^[A-O]/.test(v) ? "Across, from " + v : "Down, from " + v.replace(/^(\d+)([A-O])$/, "$2$1"));
+    return true;
+  }
+  function checkScore() {
+    var v = score.value.trim();
+    if (!v) return mark(score, $("score-hint"), false, "Points announced", true), false;
+    if (!/^\d{1,4}$/.test(v)) return mark(score, $("score-hint"), false, "A whole number"), false;
+    mark(score, $("score-hint"), true, "Points announced");
+    return true;
+  }
+  function renderLetters() {
+    var box = $("word-letters");
+    var letters = word.value.split("").map(function (ch, i) {
+      if (!/[A-Za-z]/.test(ch)) return null;
+      var b = el("button", ch === ch.toLowerCase() ? "blank" : "", ch);
+      b.type = "button";
+      b.title = ch === ch.toLowerCase() ? "blank: tap for a tile" : "tile: tap for a blank";
+      b.setAttribute("aria-pressed", ch === ch.toLowerCase() ? "true" : "false");
+      b.addEventListener("click", function () {
+        var chars = word.value.split("");
+        chars[i] = chars[i] === chars[i].toLowerCase() ? chars[i].toUpperCase() : chars[i].toLowerCase();
+        word.value = chars.join("");
+        renderLetters(); checkWord();
+      });
+      return b;
+    }).filter(Boolean);
+    box.replaceChildren.apply(box, letters);
+  }
+  word.addEventListener("input", function () {
+    // Typed letters are tiles (upper case); blanks are marked by tapping a letter.
+    var pos = word.selectionStart;
+    var prev = word.dataset.prev || "";
+    var chars = word.value.split("").map(function (ch, i) {
+      return prev[i] !== undefined && prev[i] !== prev[i].toUpperCase() && prev[i].toUpperCase() === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase();
+    });
+    word.value = chars.join("");
+    word.dataset.prev = word.value;
+    try { word.setSelectionRange(pos, pos); } catch (e) { /* not focused */ }
+    renderLetters(); checkWord();
+  });
+  ref.addEventListener("input", function () { ref.value = ref.value.toUpperCase(); checkRef(); });
+  score.addEventListener("input", checkScore);
+
+  /* --- the outbox: a slip is kept until the server answered ---------------------------- */
+  function readOutbox() {
+    try { return JSON.parse(localStorage.getItem(OUTBOX_KEY)) || null; } catch (e) { return null; }
+  }
+  function writeOutbox(item) {
+    try {
+      if (item) localStorage.setItem(OUTBOX_KEY, JSON.stringify(item)); else localStorage.removeItem(OUTBOX_KEY);
+    } catch (e) { /* private mode: keep it in memory */ }
+    memoryOutbox = item;
+  }
+  var memoryOutbox = readOutbox();
+  function outbox() { return readOutbox() || memoryOutbox; }
+
+  function currentReceipt() {
+    var item = outbox(), round = state && state.round;
+    if (item && round && item.slip.round === round.number && item.state === "sent") return item.receipt;
+    if (state && state.slip) return state.slip;
+    return null;
+  }
+
+  var retryTimer = null, sending = false;
+  $("slip-form").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var ok = [checkWord(), checkRef(), checkScore()].every(Boolean);
+    if (!ok || !state || !state.round) return;
+    var slip = { round: state.round.number, ref: ref.value.trim().toUpperCase(), word: word.value.trim(), score: parseInt(score.value, 10) };
+    writeOutbox({ slip: slip, state: "pending", attempts: 0, created: Date.now() });
+    renderReceipt();
+    send();
+  });
+
+  function retryNow() { if (outbox() && outbox().state === "pending") send(); }
+  function flushOutbox() { if (!sending && !retryTimer) retryNow(); }
+
+  function send() {
+    var item = outbox();
+    if (!item || item.state !== "pending" || sending) return;
+    clearTimeout(retryTimer); retryTimer = null;
+    sending = true;
+    item.attempts += 1;
+    writeOutbox(item);
+    renderReceipt();
+    var sentAt = Date.now();
+    fetch(URLS.submit, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "Accept": "application/json", "X-CSRFToken": csrfToken() },
+      body: JSON.stringify(item.slip),
+    }).then(function (r) {
+      learnClock(r.headers.get("X-Server-Time"), sentAt);
+      return r.json().catch(function () { return {}; }).then(function (body) { return { status: r.status, body: body }; });
+    }).then(function (res) {
+      sending = false;
+      var current = outbox();
+      if (!current || current.created !== item.created) return; // a newer slip took its place
+      if (res.status === 201) {
+        writeOutbox({ slip: item.slip, state: "sent", receipt: res.body, attempts: item.attempts, created: item.created });
+        etag = null; schedulePoll(0);
+      } else if (res.status === 429 || res.status >= 500) {
+        later(item);
+      } else {
+        writeOutbox({ slip: item.slip, state: "refused", detail: res.body.detail || ("Refused (HTTP " + res.status + ")"), code: res.body.code, attempts: item.attempts, created: item.created });
+      }
+      renderReceipt(); tick();
+    }).catch(function () {
+      sending = false;
+      later(item);
+      renderReceipt();
+    });
+  }
+  function later(item) {
+    var delay = Math.min(RETRY_FIRST * Math.pow(2, Math.max(0, item.attempts - 1)), RETRY_MAX);
+    var current = outbox();
+    if (current) { current.nextAt = Date.now() + delay; writeOutbox(current); }
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(function () { retryTimer = null; send(); }, delay);
+  }
+
+  function renderReceipt() {
+    var box = $("receipt"), item = outbox(), round = state && state.round;
+    var parts = [];
+    if (item && (!round || item.slip.round === round.number || item.state === "pending")) {
+      var s = item.slip;
+      box.dataset.state = item.state;
+      var line = el("p", "slip-line", s.ref + " " + s.word + " · " + s.score);
+      if (item.state === "pending") {
+        parts.push(el("h3", null, "Not sent yet: retrying…"));
+        parts.push(line);
+        var wait = item.nextAt ? Math.max(0, Math.round((item.nextAt - Date.now()) / 1000)) : 0;
+        parts.push(el("p", "muted", "Kept on this phone; attempt " + item.attempts + (wait ? ", next in " + wait + " s" : "") + ". Do not worry: it is sent as soon as the connection is back."));
+      } else if (item.state === "sent") {
+        var rc = item.receipt;
+        parts.push(el("h3", null, "Received by the arbiter ✓"));
+        parts.push(el("p", "slip-line", rc.ref + " " + rc.word + " · " + (rc.score === null ? "–" : rc.score)));
+        parts.push(el("p", "muted", "Round " + rc.round + " · received at " + timeOf(rc.received_at) + " (server time)" + (rc.replaced_previous ? " · replaces your earlier slip" : "")));
+      } else {
+        parts.push(el("h3", null, "Refused"));
+        parts.push(line);
+        parts.push(el("p", "refusal", item.detail));
+      }
+    } else if (state && state.slip && round && state.slip.round === round.number) {
+      box.dataset.state = "sent";
+      parts.push(el("h3", null, "Received by the arbiter ✓"));
+      parts.push(el("p", "slip-line", state.slip.ref + " " + state.slip.word + " · " + (state.slip.score === null ? "–" : state.slip.score)));
+      parts.push(el("p", "muted", "Round " + state.slip.round + " · received at " + timeOf(state.slip.received_at) + " (server time)"));
+    }
+    box.hidden = !parts.length;
+    box.replaceChildren.apply(box, parts);
+  }
+  function timeOf(iso) {
+    var d = new Date(iso);
+    return isNaN(d) ? iso : d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  }
+
+  setInterval(function () { if (state) tick(); if (outbox() && outbox().state === "pending") renderReceipt(); }, 250);
+  poll();
+})();
