@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Max
+from django.db.models import Case, Max, QuerySet, Subquery, Value, When
 
 from arbiter.services.standings import StandingRow, Standings, standings_event
 from engine.board import Layout
@@ -45,20 +45,24 @@ def premium_rows(layout_name: str) -> list[str]:
     return rows
 
 
+def _games_current_first(player: Player) -> QuerySet[Game]:
+    """The event's games, the one being played first: the running one, else the latest."""
+    running_first = Case(When(status=Game.Status.RUNNING, then=Value(0)), default=Value(1))
+    return Game.objects.filter(event_id=player.event_id).order_by(running_first, "-number")
+
+
 def play_game_current(*, player: Player) -> Game | None:
     """The game the player's event is playing: the running one, else the latest."""
-    games = Game.objects.filter(event_id=player.event_id)
-    return games.filter(status=Game.Status.RUNNING).order_by("-number").first() or games.order_by("-number").first()
+    return _games_current_first(player).first()
 
 
 def play_round_by_number(*, player: Player, number: int) -> Round | None:
-    """Round ``number`` (not annulled) of the game the player's event is playing."""
-    game = play_game_current(player=player)
-    if game is None:
-        return None
+    """Round ``number`` (not annulled) of the game the player's event is playing (one query:
+    it runs for every slip handed in)."""
+    current = _games_current_first(player).values("pk")[:1]
     return (
         Round.objects.select_related("game__event")
-        .filter(game=game, number=number)
+        .filter(game=Subquery(current), number=number)
         .exclude(status=Round.Status.ANNULLED)
         .first()
     )
