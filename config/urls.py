@@ -11,6 +11,7 @@ from config.views import healthz
 
 urlpatterns = [
     path("", include("tournament.urls")),
+    path("", include("tournament.console.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),

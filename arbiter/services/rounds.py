@@ -515,6 +515,12 @@ def ruling_amend(*, ruling: Ruling, points: int, reason: str, actor: Actor, code
         raise ApplicationError(f"Unknown ruling {code!r}.")
     ruling = Ruling.objects.select_for_update().select_related("round__game__event").get(pk=ruling.pk)
     _require(ruling.round, Round.Status.SCORED, Round.Status.PUBLISHED, action="amended")
+    if code is not None and (code == Ruling.Code.MISSING) != (ruling.submission_id is None):
+        raise ApplicationError(
+            "A player who handed in no slip keeps the ruling 'missing' (the points can still be changed)."
+            if ruling.submission_id is None
+            else "A player who handed in a slip cannot be ruled 'missing'."
+        )
     before = {"code": ruling.code, "points": ruling.points, "penalty": ruling.penalty}
     ruling.points = points
     ruling.code = code or ruling.code

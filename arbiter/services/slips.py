@@ -137,3 +137,26 @@ def slip_submit(
             data={"player": player.pk, "table": player.table, "word": word, "ref": ref, "score": score, "late": late},
         )
     return slip
+
+
+@transaction.atomic
+def slip_check(
+    *, player: Player, round: Round, word: str, ref: str, score: int | None, checked_by: AbstractBaseUser  # noqa: A002
+) -> bool:
+    """Double arbitration: a second arbiter enters the same paper slip again. Nothing is
+    replaced; the entry is compared with the player's current slip and a disagreement is
+    flagged (audited) for the director. True when both entries agree."""
+    round = Round.objects.select_related("game__event").get(pk=round.pk)
+    current = Submission.objects.filter(round=round, player=player, is_current=True).first()
+    second = {"word": word.strip(), "ref": ref.strip().upper(), "score": score}
+    first = None if current is None else {"word": current.word, "ref": current.ref, "score": current.announced_score}
+    agree = first == second
+    audit_record(
+        event=round.game.event,
+        game=round.game,
+        round=round,
+        action="arbiter.slip.checked",
+        actor=checked_by,
+        data={"player": player.pk, "name": player.name, "table": player.table, "agree": agree, "first": first, "second": second},
+    )
+    return agree

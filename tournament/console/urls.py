@@ -1,0 +1,17 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from tournament.console import views
+
+app_name = "console"
+
+urlpatterns = [
+    path("events/<slug:slug>/games/<int:number>/console/", views.game_console, name="game"),
+    path("events/<slug:slug>/games/<int:number>/console/state.json", views.game_state, name="game_state"),
+    path("events/<slug:slug>/games/<int:number>/console/<str:action>/", views.game_action, name="action"),
+    path("events/<slug:slug>/games/<int:number>/slips/", views.slip_entry, name="slip_entry"),
+    path("events/<slug:slug>/screen/", views.screen, name="screen"),
+    path("events/<slug:slug>/screen/state.json", views.screen_state, name="screen_state"),
+    path("api/v1/staff/events/<slug:slug>/games/<int:number>/<str:action>", views.StaffGameActionView.as_view(), name="api_action"),
+]

@@ -1,0 +1,49 @@
+// The console follows its round: the countdown runs on the server's remaining time, the
+// slips count and the missing list refresh, and the page reloads when the round's status
+// changes (opened, closed, scored, published). Plain polling.
+(function () {
+  "use strict";
+  var root = document.getElementById("console");
+  if (!root) return;
+  var url = root.dataset.stateUrl, status = root.dataset.status, round = root.dataset.round;
+  var remaining = root.dataset.remaining === "" ? null : parseFloat(root.dataset.remaining);
+  var paused = root.dataset.paused === "1", fetchedAt = Date.now();
+  var clock = document.getElementById("clock");
+
+  function show() {
+    if (!clock || remaining === null) return;
+    var left = paused ? remaining : Math.max(0, remaining - (Date.now() - fetchedAt) / 1000);
+    var s = Math.ceil(left);
+    clock.textContent = Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+    clock.classList.toggle("warn", s <= 30);
+  }
+
+  function poll() {
+    fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (data) {
+        if (!data) return;
+        if (String(data.round || "") !== round || (data.status || "") !== status || data.paused !== paused) {
+          window.location.reload();
+          return;
+        }
+        remaining = data.remaining; fetchedAt = Date.now();
+        var slips = document.getElementById("slips");
+        if (slips) slips.textContent = data.slips;
+        var missing = document.getElementById("missing");
+        if (missing) {
+          missing.innerHTML = "";
+          data.missing.forEach(function (p) {
+            var li = document.createElement("li");
+            li.textContent = (p.table || "-") + " · " + p.name;
+            missing.appendChild(li);
+          });
+          document.getElementById("missing-count").textContent = data.missing.length;
+        }
+      })
+      .catch(function () {});
+  }
+  setInterval(show, 250);
+  setInterval(poll, 2000);
+  show();
+})();
