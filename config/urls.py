@@ -10,8 +10,8 @@ from drf_spectacular.views import SpectacularAPIView
 from config.views import healthz
 
 urlpatterns = [
+    path("", include("tournament.console.urls")),  # first: "events/new/" is not an event's slug
     path("", include("tournament.urls")),
-    path("", include("tournament.console.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),

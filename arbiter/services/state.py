@@ -8,6 +8,7 @@ memory between requests or tasks.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from django.conf import settings
 
@@ -15,7 +16,7 @@ from arbiter.rules import Policy
 from config.errors import ApplicationError
 from engine.board import Board, Layout
 from engine.errors import EngineError
-from engine.game import DuplicateGame, RoundRecord
+from engine.game import DuplicateGame, RoundRecord, replay
 from engine.lexicon import DEFAULT, Lexicon
 from engine.tiles import TileSet
 from tournament.models import Event, Game, Round
@@ -75,3 +76,18 @@ def engine_game(game: Game, rounds: Iterable[Round] | None = None) -> DuplicateG
         )
     except EngineError as exc:
         raise ApplicationError(f"Game {game.number}: the stored rounds do not replay: {exc}") from None
+
+
+def predrawn_check(document: Any, event: Event) -> dict[str, Any]:
+    """A pre-drawn game (the engine's ``game --json``) must replay under this event's lexicon
+    and board, round by round, before rooms play it. Returns the document; says which round
+    is wrong otherwise."""
+    if not isinstance(document, dict) or "rounds" not in document:
+        raise ApplicationError('A pre-drawn game is the JSON document of "python -m engine game --json" (with "tiles" and "rounds").')
+    if document.get("tiles") != event.tile_set:
+        raise ApplicationError(f"The pre-drawn game uses the {document.get('tiles')!r} tiles; this event plays {event.tile_set!r}.")
+    try:
+        replay(document, lexicon=lexicon_for(event.lexicon), layout=Layout.load(event.board_layout))  # type: ignore[arg-type]
+    except (EngineError, KeyError, TypeError, ValueError) as exc:
+        raise ApplicationError(f"The pre-drawn game does not replay: {exc}") from None
+    return document

@@ -2,11 +2,15 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournament.console import views
+from tournament.console import setup, views
 
 app_name = "console"
 
 urlpatterns = [
+    path("events/new/", setup.event_new, name="event_new"),
+    path("events/<slug:slug>/setup/", setup.event_setup, name="setup"),
+    path("events/<slug:slug>/setup/<str:what>/", setup.event_setup_post, name="setup_post"),
+    path("events/<slug:slug>/setup/<str:what>/<int:pk>/", setup.event_setup_post, name="setup_post_one"),
     path("events/<slug:slug>/games/<int:number>/console/", views.game_console, name="game"),
     path("events/<slug:slug>/games/<int:number>/console/state.json", views.game_state, name="game_state"),
     path("events/<slug:slug>/games/<int:number>/console/<str:action>/", views.game_action, name="action"),

@@ -1,9 +1,12 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
 
@@ -12,9 +15,13 @@ from tournament.models import Event, EventRole
 from tournament.models.choices import BoardLayout, TileSet
 from tournament.services.audit import audit_record
 
+RESERVED_SLUGS = {"new"}  # /events/new/ is the page that creates an event
+
 
 def _slug_free(base: str) -> str:
     base = (slugify(base) or "event")[:70]
+    if base in RESERVED_SLUGS:
+        base = f"{base}-event"
     slug, n = base, 1
     while Event.objects.filter(slug=slug).exists():
         n += 1
@@ -65,3 +72,56 @@ def event_create(
         data={"name": event.name, "slug": event.slug, "starts_on": starts_on.isoformat()},
     )
     return event
+
+
+POLICY_FIELDS = (
+    "round_seconds",
+    "grace_seconds",
+    "warning_seconds",
+    "warnings_free",
+    "warning_penalty",
+    "reference_rule_2016",
+    "reference_penalty",
+    "solo_bonus",
+    "solo_min_players",
+    "tile_set",
+    "lexicon",
+    "board_layout",
+)
+
+
+@transaction.atomic
+def event_policy_update(*, event: Event, actor: AbstractBaseUser | None, **values: Any) -> Event:
+    """Change the event's rules policy (round time, grace, warnings, penalties, solo, tiles,
+    lexicon, board). Games already created keep the tiles, lexicon and board they started with."""
+    unknown = set(values) - set(POLICY_FIELDS)
+    if unknown:
+        raise ApplicationError(f"Not a rule of the policy: {', '.join(sorted(unknown))}.")
+    if "lexicon" in values and values["lexicon"] not in settings.LEXICONS:
+        known = ", ".join(sorted(settings.LEXICONS))
+        raise ApplicationError(f"Unknown lexicon {values['lexicon']!r}: known lexicons are {known}.")
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    before = {k: getattr(event, k) for k in values}
+    for key, value in values.items():
+        setattr(event, key, value)
+    try:
+        event.full_clean()
+    except ValidationError as exc:
+        raise ApplicationError("; ".join(exc.messages)) from None
+    event.save()
+    changed = {k: {"from": before[k], "to": values[k]} for k in values if before[k] != values[k]}
+    audit_record(event=event, action="tournament.event.policy_changed", actor=actor, data=changed)
+    return event
+
+
+@transaction.atomic
+def event_role_grant(*, event: Event, username: str, role: str, actor: AbstractBaseUser | None) -> EventRole:
+    """Make an existing account a director or an arbiter of the event."""
+    if role not in EventRole.Role.values:
+        raise ApplicationError(f"Unknown role {role!r}: choose director or arbiter.")
+    user = get_user_model().objects.filter(username=username.strip()).first()
+    if user is None:
+        raise ApplicationError(f"No account is called {username.strip()!r}: create it in the admin first.")
+    granted, _ = EventRole.objects.update_or_create(user=user, event=event, defaults={"role": role})
+    audit_record(event=event, action="tournament.event.role_granted", actor=actor, data={"user": user.get_username(), "role": role})
+    return granted

@@ -80,3 +80,32 @@ def player_token_revoke(*, player: Player, actor: AbstractBaseUser | None) -> Pl
         data={"player": player.pk, "name": player.name},
     )
     return player
+
+
+@transaction.atomic
+def player_update(
+    *,
+    player: Player,
+    actor: AbstractBaseUser | None,
+    name: str,
+    club: str = "",
+    category: str = "",
+    licence: str = "",
+    table: int | None = None,
+) -> Player:
+    """Change a registration: name, club, category, licence, table (unique within the event)."""
+    name, licence = name.strip(), licence.strip()
+    if not name:
+        raise ApplicationError("A player needs a name.")
+    if table is not None and table <= 0:
+        raise ApplicationError(f"Table {table} is not a table number (1, 2, 3...).")
+    others = Player.objects.filter(event_id=player.event_id).exclude(pk=player.pk)
+    if table is not None and others.filter(table=table).exists():
+        raise ApplicationError(f"Table {table} is already taken by {others.get(table=table).name}.")
+    if licence and others.filter(licence=licence).exists():
+        raise ApplicationError(f"Licence {licence} is already registered in this event.")
+    before = {"name": player.name, "club": player.club, "category": player.category, "licence": player.licence, "table": player.table}
+    player.name, player.club, player.category, player.licence, player.table = name, club.strip(), category.strip(), licence, table
+    player.save(update_fields=["name", "club", "category", "licence", "table"])
+    audit_record(event=player.event, action="tournament.player.updated", actor=actor, data={"player": player.pk, "before": before})
+    return player
