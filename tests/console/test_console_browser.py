@@ -1,5 +1,5 @@
-"""A short event run end to end in real headless Chromium: the director draws and opens two
-rounds from the console, slips arrive from the arbiters' entry form and from the player API,
+"""A short event run end to end in real headless Chromium: the director sets the event up
+(rules, players, arbiter, game), draws and opens two rounds from the console, slips arrive from the arbiters' entry form and from the player API,
 the director reviews and publishes, and the projection screen changes by itself."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from django.conf import settings
 from django.test import Client
 
 from arbiter.services import rounds
-from tests.factories import EventFactory, EventRoleFactory, GameFactory, PlayerFactory, UserFactory
+from tests.factories import UserFactory
 from tests.tournament.test_play_browser import browser  # noqa: F401 - the shared Chromium fixture
-from tournament.models import Round, Ruling, Submission
+from tournament.models import Event, Game, Player, Round, Ruling, Submission
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 LAPTOP = {"width": 1366, "height": 900}
@@ -46,17 +46,35 @@ def score_now(round_id: int) -> None:
 
 
 def test_a_short_event_runs_from_the_console_with_slips_from_paper_and_phones(browser, live_server) -> None:  # noqa: F811
-    event = EventFactory(name="Autumn duplicate", slug="autumn", solo_min_players=3)
     director, arbiter = UserFactory(username="dora"), UserFactory(username="arnold")
-    EventRoleFactory(event=event, user=director, role="director")
-    EventRoleFactory(event=event, user=arbiter, role="arbiter")
-    players = [PlayerFactory(event=event, name=n, table=i + 1) for i, n in enumerate(["Ann", "Bob", "Cleo"])]
-    game = GameFactory(event=event, number=1, seed=7)
     console = logged_in(browser, live_server, director, LAPTOP)
+    # Set up from the browser: the event and its rules, the players, the arbiter, the game.
+    console.goto(f"{live_server.url}/events/new/")
+    console.fill("input[name=name]", "Autumn duplicate")
+    console.fill("input[name=starts_on]", "2026-11-22")
+    console.fill("input[name=solo_min_players]", "3")
+    console.click("text=Create the event")
+    assert "register its players" in console.locator(".messages").inner_text()
+    event = Event.objects.get(name="Autumn duplicate")
+    assert event.slug == "autumn-duplicate" and event.solo_min_players == 3
+    for table, name in enumerate(["Ann", "Bob", "Cleo"], start=1):
+        console.fill("#player-add input[name=table]", str(table))
+        console.fill("#player-add input[name=name]", name)
+        console.click("#player-add button")
+        assert f"{name} is registered at table {table}." in console.locator(".messages").inner_text()
+    console.fill("input[name=username]", "arnold")
+    console.select_option("select[name=role]", "arbiter")
+    console.click("text=Grant")
+    console.fill("input[name=seed]", "7")
+    console.click("text=Add a game")
+    assert "Game 1 is added (random draw)." in console.locator(".messages").inner_text()
+    console.screenshot(path="/tmp/console-setup.png", full_page=True)
+    players = list(Player.objects.filter(event=event).order_by("table"))
+    game = Game.objects.get(event=event, number=1)
     entry = logged_in(browser, live_server, arbiter, LAPTOP)
     screen = logged_in(browser, live_server, director, SCREEN)
-    screen.goto(f"{live_server.url}/events/autumn/screen/")
-    console.goto(f"{live_server.url}/events/autumn/games/1/console/")
+    screen.goto(f"{live_server.url}/events/autumn-duplicate/screen/")
+    console.goto(f"{live_server.url}/events/autumn-duplicate/games/1/console/")
 
     for number, (paper, phone) in enumerate([(("WROTE", "H4", "24"), ("TROWEL", "H3", 20)), (None, None)], start=1):
         console.click("text=Draw the next rack")
@@ -68,7 +86,7 @@ def test_a_short_event_runs_from_the_console_with_slips_from_paper_and_phones(br
         assert screen.locator("#rack").inner_text().replace(" ", "") == r.rack
         if number == 1:
             screen.screenshot(path="/tmp/console-screen-open.png")
-            entry.goto(f"{live_server.url}/events/autumn/games/1/slips/")
+            entry.goto(f"{live_server.url}/events/autumn-duplicate/games/1/slips/")
             entry.fill("input[name=table]", "1")
             entry.fill("input[name=word]", paper[0])
             entry.fill("input[name=ref]", paper[1])
