@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Case, Max, QuerySet, Subquery, Value, When
+from django.db.models import Case, Max, QuerySet, Value, When
 
 from arbiter.services.standings import StandingRow, Standings, standings_event
 from engine.board import Layout
@@ -59,11 +59,14 @@ def play_game_current(*, player: Player) -> Game | None:
 def play_round_by_number(*, player: Player, number: int) -> Round | None:
     """Round ``number`` (not annulled) of the game the player's event is playing (one query:
     it runs for every slip handed in)."""
-    current = _games_current_first(player).values("pk")[:1]
+    # The newest game that has such a round is the one being played (a game is created before
+    # its first round is drawn, and the next game starts after the last). Only the key is read:
+    # slip_submit reads the round again, locked, inside its transaction.
     return (
-        Round.objects.select_related("game__event")
-        .filter(game=Subquery(current), number=number)
+        Round.objects.filter(game__event_id=player.event_id, number=number)
         .exclude(status=Round.Status.ANNULLED)
+        .order_by("-game__number")
+        .only("pk", "number")
         .first()
     )
 

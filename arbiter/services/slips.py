@@ -24,6 +24,11 @@ from engine.tiles import BLANK, sort_tiles
 from tournament.models import Player, Round, Submission
 from tournament.services.audit import audit_record
 
+_ROUND_COLUMNS = (
+    "number", "status", "rack", "leftover", "deadline", "paused_remaining", "game__number", "game__board",
+    "game__board_layout", "game__event__name", "game__event__grace_seconds",
+)
+
 
 class SlipRefused(ApplicationError):
     """A slip that is not accepted; the message says why."""
@@ -88,8 +93,10 @@ def slip_submit(
 ) -> Submission:
     """Record a slip; the player's earlier slip for the round stays, no longer current."""
     at = at or timezone.now()
-    player = Player.objects.select_for_update().get(pk=player.pk)  # one slip at a time per player
-    round = Round.objects.select_related("game__event").get(pk=round.pk)
+    # One slip at a time per player. Only the columns used here are read: this runs for every
+    # slip of a room handing in at the deadline.
+    player = Player.objects.select_for_update().only("pk", "event_id", "name", "table", "token_revoked_at").get(pk=player.pk)
+    round = Round.objects.select_related("game__event").only(*_ROUND_COLUMNS).get(pk=round.pk)
     event = round.game.event
     if player.event_id != event.pk:
         raise SlipRefused(f"{player.name} is not registered in {event.name}.", extra={"code": "not_your_event"})
