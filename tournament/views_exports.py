@@ -15,7 +15,9 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from rest_framework import status
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -159,10 +161,29 @@ def players_import_page(request: HttpRequest, slug: str) -> HttpResponse:
 # --- API (session-authenticated staff) ----------------------------------------------------------
 
 
+_JOB = inline_serializer(
+    name="ExportJob",
+    fields={
+        "id": serializers.IntegerField(),
+        "status": serializers.CharField(),
+        "progress": serializers.IntegerField(),
+        "message": serializers.CharField(),
+        "size": serializers.IntegerField(allow_null=True),
+        "url": serializers.URLField(),
+        "download": serializers.URLField(allow_null=True),
+    },
+)
+
+
 class EventExportApi(APIView):
     """GET: the event workbook (.xlsx) straight away (small events; 409 with a hint for large
     ones). POST: an export job (202), to poll at its ``url`` until ``download`` is set."""
 
+    @extend_schema(
+        operation_id="event_export_download",
+        summary="The event workbook (.xlsx), for events small enough to export at once",
+        responses={200: OpenApiResponse(OpenApiTypes.BINARY, description="The .xlsx workbook."), 409: OpenApiResponse(description="Too large: POST for a background export.")},
+    )
     def get(self, request: Request, slug: str) -> HttpResponse:
         event = _event(request, slug)
         if _too_large(event):
@@ -172,6 +193,12 @@ class EventExportApi(APIView):
             )
         return _attachment(event_workbook_bytes(event=event), f"{event.slug}.xlsx", XLSX)
 
+    @extend_schema(
+        operation_id="event_export_job_create",
+        summary="Start a background export of the event (or of one game)",
+        request=inline_serializer(name="ExportJobRequest", fields={"game": serializers.IntegerField(required=False)}),
+        responses={202: _JOB},
+    )
     def post(self, request: Request, slug: str) -> Response:
         event = _event(request, slug)
         game = None
@@ -185,6 +212,7 @@ class EventExportApi(APIView):
 class ExportJobApi(APIView):
     """GET: an export job's status and progress; ``download`` once it is done."""
 
+    @extend_schema(operation_id="event_export_job_status", summary="An export job's status and progress", responses={200: _JOB})
     def get(self, request: Request, slug: str, job_id: int) -> Response:
         event = _event(request, slug)
         job = get_object_or_404(ExportJob.objects.select_related("event", "game"), event=event, pk=job_id)

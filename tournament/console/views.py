@@ -11,7 +11,8 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
-from rest_framework import permissions, status
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -144,6 +145,29 @@ class StaffGameActionView(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
+    @extend_schema(
+        operation_id="staff_game_action",
+        summary="A director's or arbiter's action on a game: draw, rack, open, extend, pause, resume, close, publish, annul, choose_top, amend, slip",
+        request=inline_serializer(
+            name="StaffAction",
+            fields={
+                "rack": serializers.CharField(required=False),
+                "seconds": serializers.IntegerField(required=False),
+                "reason": serializers.CharField(required=False),
+                "ref": serializers.CharField(required=False),
+                "word": serializers.CharField(required=False),
+                "ruling": serializers.IntegerField(required=False),
+                "points": serializers.IntegerField(required=False),
+                "penalty": serializers.IntegerField(required=False),
+                "code": serializers.CharField(required=False),
+                "table": serializers.IntegerField(required=False),
+                "score": serializers.IntegerField(required=False),
+                "check": serializers.BooleanField(required=False),
+                "late": serializers.BooleanField(required=False),
+            },
+        ),
+        responses={200: inline_serializer(name="StaffActionDone", fields={"detail": serializers.CharField()})},
+    )
     def post(self, request: Request, slug: str, number: int, action: str) -> Response:
         game = _game(slug, number)
         return Response({"detail": perform(game, request.user, action, request.data)}, status=status.HTTP_200_OK)
