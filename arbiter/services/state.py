@@ -18,6 +18,7 @@ from engine.board import Board, Layout
 from engine.errors import EngineError
 from engine.game import DuplicateGame, RoundRecord, replay
 from engine.lexicon import DEFAULT, Lexicon
+from engine.move import Move
 from engine.tiles import TileSet
 from tournament.models import Event, Game, Round
 
@@ -49,6 +50,16 @@ def policy_for(event: Event) -> Policy:
 def board_of(game: Game) -> Board:
     """The board after the game's last published round."""
     return Board.from_lines(list(game.board), Layout.load(game.board_layout))
+
+
+def board_before(round: Round) -> Board:  # noqa: A002
+    """The board a round was played on: the moves of the published rounds before it."""
+    game = round.game
+    board = Board(Layout.load(game.board_layout))
+    for earlier in game.rounds.filter(status=Round.Status.PUBLISHED, number__lt=round.number).order_by("number"):
+        if earlier.played_word:
+            board.play(Move.from_ref(earlier.played_ref, earlier.played_word))
+    return board
 
 
 def round_record(round: Round) -> RoundRecord:  # noqa: A002 - the domain's word

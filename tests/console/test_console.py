@@ -168,3 +168,37 @@ def test_every_console_action_is_also_a_staff_api_call(client_for, director, out
     assert again.status_code == 400 and "publish or annul it" in again.json()["detail"]
     assert client_for(outsider).post(reverse("console:api_action", args=[game.event.slug, 1, "open"]), {}, content_type="application/json").status_code == 403
     assert Client().post(url).status_code in (401, 403)
+
+
+def test_the_director_sees_every_legal_move_ranked_and_the_whole_audit_log(client_for, director, arbiter, game: Game) -> None:
+    client = client_for(director)
+    act(client, game, "draw")
+    url = reverse("console:round_moves", args=[game.event.slug, 1, 1])
+    first = client.get(url)
+    assert first.status_code == 200 and b"220 moves" in first.content  # seed 7, rack ELORTTW
+    rows = first.context["moves"]
+    assert rows[0][0] == 1 and rows[0][1].word == "WROTE" and len(rows) == 200
+    assert [rank for rank, _ in rows[1:4]] == [2, 2, 2]  # TROWEL 20, three times: a shared rank
+    last = client.get(url + "?page=2")
+    assert len(last.context["moves"]) == 20 and client.get(url + "?page=nonsense").status_code == 200
+    assert client_for(arbiter).get(url).status_code == 403
+    audit = client.get(reverse("console:audit", args=[game.event.slug, 1]))
+    assert audit.status_code == 200 and b"arbiter.round.drawn" in audit.content
+
+
+def test_the_moves_of_a_published_round_are_those_of_its_own_board(client_for, director, game: Game) -> None:
+    client = client_for(director)
+    act(client, game, "draw")
+    act(client, game, "open")
+    r = current(game)
+    import datetime as dt
+
+    from arbiter.services import rounds
+
+    r.refresh_from_db()
+    later = r.deadline + dt.timedelta(seconds=game.event.grace_seconds)
+    rounds.round_close(round_id=r.pk, now=later)
+    rounds.round_publish(round=rounds.round_score(round_id=r.pk, now=later), actor=None, now=later)
+    act(client, game, "draw")  # round 2 is on the board with WROTE; round 1's moves are still those of the empty board
+    page = client.get(reverse("console:round_moves", args=[game.event.slug, 1, 1]))
+    assert page.context["total"] == 220 and page.context["moves"][0][1].word == "WROTE"

@@ -10,9 +10,11 @@ from typing import Any
 from django.db.models import Exists, OuterRef
 
 from arbiter.services.standings import Standings, standings_game
+from arbiter.services.state import board_before, lexicon_for
 from engine.board import Layout
+from engine.movegen import ScoredMove, generate
 from engine.notation import ROWS, SIZE
-from engine.tiles import subtract
+from engine.tiles import TileSet, subtract
 from tournament.models import AuditEntry, Game, Player, Round, Ruling, Submission
 
 PREMIUMS = {(2, 1): "dl", (3, 1): "tl", (1, 2): "dw", (1, 3): "tw"}
@@ -82,3 +84,16 @@ def rack_shown(round: Round | None) -> str:  # noqa: A002
         return ""
     new = subtract(round.rack, round.leftover)
     return f"{round.leftover}+{new}" if round.leftover and new is not None else round.rack
+
+
+def round_moves_ranked(*, round: Round) -> list[tuple[int, ScoredMove]]:  # noqa: A002
+    """Every legal move for the round's rack on the board it was played on, best first (the
+    engine's order), with its rank: 1 = top, equal scores share a rank."""
+    game = round.game
+    moves = generate(board_before(round), round.rack, lexicon_for(game.lexicon), TileSet.load(game.tile_set))
+    ranked, rank = [], 0
+    for i, m in enumerate(moves):
+        if i == 0 or m.score != moves[i - 1].score:
+            rank = i + 1
+        ranked.append((rank, m))
+    return ranked

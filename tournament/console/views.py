@@ -19,8 +19,13 @@ from rest_framework.views import APIView
 
 from config.errors import ApplicationError
 from tournament.console.actions import ACTIONS
-from tournament.console.selectors import board_rows, console_state, round_current
-from tournament.models import Event, Game, Round, Ruling
+from tournament.console.selectors import (
+    board_rows,
+    console_state,
+    round_current,
+    round_moves_ranked,
+)
+from tournament.models import AuditEntry, Event, Game, Round, Ruling
 from tournament.roles import ARBITER, DIRECTOR, event_role, role_require
 
 
@@ -81,6 +86,33 @@ def game_state(request: HttpRequest, slug: str, number: int) -> JsonResponse:
             "tops_ready": bool(r and r.tops_ready_at),
         }
     )
+
+
+MOVES_PER_PAGE = 200
+
+
+@login_required
+def round_moves(request: HttpRequest, slug: str, number: int, round_number: int) -> HttpResponse:
+    """Every legal move of a round, ranked (equal scores share a rank), a page at a time."""
+    game = _game(slug, number)
+    role_require(request.user, game.event, DIRECTOR)
+    r = get_object_or_404(Round.objects.exclude(status=Round.Status.ANNULLED), game=game, number=round_number)
+    moves = round_moves_ranked(round=r)
+    asked = str(request.GET.get("page", "1"))
+    page = int(asked) if asked.isdigit() and int(asked) > 0 else 1
+    pages = max(1, -(-len(moves) // MOVES_PER_PAGE))
+    page = min(page, pages)
+    shown = moves[(page - 1) * MOVES_PER_PAGE : page * MOVES_PER_PAGE]
+    return render(request, "tournament/console/moves.html", {"game": game, "event": game.event, "round": r, "moves": shown, "total": len(moves), "page": page, "pages": pages})
+
+
+@login_required
+def game_audit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The game's whole audit log, newest first."""
+    game = _game(slug, number)
+    role_require(request.user, game.event, DIRECTOR)
+    entries = AuditEntry.objects.filter(game=game).select_related("round").order_by("-at", "-pk")
+    return render(request, "tournament/console/audit.html", {"game": game, "event": game.event, "entries": entries})
 
 
 @login_required
