@@ -11,6 +11,25 @@ from tournament.services.audit import audit_record
 
 
 @transaction.atomic
+def _registration_checked(*, event: Event, name: str, licence: str, table: int | None, player: Player | None = None) -> tuple[str, str]:
+    """The name and licence, trimmed, once a registration is sound: a name, a table number
+    (1, 2, 3...) and a licence that no other player of the event holds."""
+    name, licence = name.strip(), licence.strip()
+    if not name:
+        raise ApplicationError("A player needs a name.")
+    if table is not None and table <= 0:
+        raise ApplicationError(f"Table {table} is not a table number (1, 2, 3...).")
+    others = Player.objects.filter(event=event)
+    if player is not None:
+        others = others.exclude(pk=player.pk)
+    taken = others.filter(table=table).first() if table is not None else None
+    if taken is not None:
+        raise ApplicationError(f"Table {table} is already taken by {taken.name} in {event.name}.")
+    if licence and others.filter(licence=licence).exists():
+        raise ApplicationError(f"Licence {licence} is already registered in {event.name}.")
+    return name, licence
+
+
 def player_register(
     *,
     event: Event,
@@ -22,16 +41,7 @@ def player_register(
     table: int | None = None,
 ) -> Player:
     """Register a player in an event; tables and licences are unique within the event."""
-    name, licence = name.strip(), licence.strip()
-    if not name:
-        raise ApplicationError("A player needs a name.")
-    if table is not None and table <= 0:
-        raise ApplicationError(f"Table {table} is not a table number (1, 2, 3...).")
-    others = Player.objects.filter(event=event)
-    if table is not None and others.filter(table=table).exists():
-        raise ApplicationError(f"Table {table} is already taken in {event.name}.")
-    if licence and others.filter(licence=licence).exists():
-        raise ApplicationError(f"Licence {licence} is already registered in {event.name}.")
+    name, licence = _registration_checked(event=event, name=name, licence=licence, table=table)
     player = Player.objects.create(
         event=event,
         name=name,
@@ -94,16 +104,7 @@ def player_update(
     table: int | None = None,
 ) -> Player:
     """Change a registration: name, club, category, licence, table (unique within the event)."""
-    name, licence = name.strip(), licence.strip()
-    if not name:
-        raise ApplicationError("A player needs a name.")
-    if table is not None and table <= 0:
-        raise ApplicationError(f"Table {table} is not a table number (1, 2, 3...).")
-    others = Player.objects.filter(event_id=player.event_id).exclude(pk=player.pk)
-    if table is not None and others.filter(table=table).exists():
-        raise ApplicationError(f"Table {table} is already taken by {others.get(table=table).name}.")
-    if licence and others.filter(licence=licence).exists():
-        raise ApplicationError(f"Licence {licence} is already registered in this event.")
+    name, licence = _registration_checked(event=player.event, name=name, licence=licence, table=table, player=player)
     before = {"name": player.name, "club": player.club, "category": player.category, "licence": player.licence, "table": player.table}
     player.name, player.club, player.category, player.licence, player.table = name, club.strip(), category.strip(), licence, table
     player.save(update_fields=["name", "club", "category", "licence", "table"])
