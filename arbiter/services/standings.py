@@ -15,6 +15,11 @@ from django.db.models import Count, Q, QuerySet, Sum
 from tournament.models import Event, Game, Player, Round, Ruling
 
 
+def awarded(*, points: int, solo: int, penalty: int) -> int:
+    """What a ruling adds to a player's total: the move's points, the solo, less penalties."""
+    return points + solo - penalty
+
+
 @dataclass(frozen=True)
 class StandingRow:
     rank: int
@@ -66,7 +71,7 @@ def _standings(players: QuerySet[Player], rulings: QuerySet[Ruling], rounds: Que
     everyone = []
     for p in players:
         s = sums.get(p.pk, {})
-        total = (s.get("points") or 0) + (s.get("solos") or 0) - (s.get("penalties") or 0)
+        total = awarded(points=s.get("points") or 0, solo=s.get("solos") or 0, penalty=s.get("penalties") or 0)
         everyone.append((total, p))
     everyone.sort(key=lambda tp: (-tp[0], tp[1].name.lower(), tp[1].pk))
     overall = dict(zip((p.pk for _, p in everyone), _ranked(everyone), strict=True))

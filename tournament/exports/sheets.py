@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from openpyxl.chart import LineChart, Reference
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
-from arbiter.services.standings import Standings
+from arbiter.services.standings import Standings, awarded
 from tournament.exports.base import Row, Sheet
 from tournament.models import Game, Round, Ruling
 
@@ -83,7 +83,7 @@ def _awarded(game: Game) -> dict[tuple[int, int], int]:
     rows = Ruling.objects.filter(
         round__game=game, round__status=Round.Status.PUBLISHED
     ).values_list("player_id", "round_id", "points", "solo", "penalty")
-    return {(p, r): points + solo - penalty for p, r, points, solo, penalty in rows.iterator(2000)}
+    return {(p, r): awarded(points=points, solo=solo, penalty=penalty) for p, r, points, solo, penalty in rows.iterator(2000)}
 
 
 def standings_sheet(standings: Standings, *, title: str = "Standings") -> Sheet:
@@ -212,7 +212,7 @@ def slips_sheet(game: Game, *, title: str = "Slips") -> Sheet:
                 word or "",
                 ref or "",
                 announced,
-                points + solo - penalty,
+                awarded(points=points, solo=solo, penalty=penalty),
                 labels.get(code, code),
                 reason,
                 table,
