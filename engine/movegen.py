@@ -145,7 +145,11 @@ def _search_line(
     counts: list[int],
     out: _Collector,
 ) -> None:
-    """Every move whose leftmost anchor lies on ``line``. ``counts`` is the rack (26 = blank)."""
+    """Every move whose leftmost anchor lies on ``line``. ``counts`` is the rack (26 = blank).
+
+    The letter loop and the blank loop of ``go_right`` and ``place_left`` look alike on purpose:
+    they are the hot path (hundreds of thousands of calls for a rack with blanks), and a shared
+    helper would add a Python call per explored node. ``bench/movegen.py`` measures them."""
     mask, first, target = lexicon.gaddag
     d, li = line.direction, line.index
     code, val, chars, lm, wm, xm, xs, is_anchor = (
