@@ -7,7 +7,6 @@ The numbers come from the event's policy (rules.md gives the defaults).
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -18,22 +17,9 @@ from engine.move import Move
 from engine.notation import SIZE, Direction, parse_ref, parse_word
 from engine.tiles import TileSet
 from engine.validate import Fault, Verdict, validate
+from tournament.vocabulary import RulingCode, ruling_total
 
-
-class Code(enum.StrEnum):
-    """Ruling codes; the same values as ``tournament.models.Ruling.Code``."""
-
-    VALID = "valid"
-    VALID_WARNING = "valid_warning"
-    REFERENCE_PENALTY = "reference_penalty"
-    INVALID_WORD = "invalid_word"
-    NOT_ON_RACK = "not_on_rack"
-    DOES_NOT_FIT = "does_not_fit"
-    BAD_REFERENCE = "bad_reference"
-    MALFORMED = "malformed"
-    LATE = "late"
-    MISSING = "missing"
-
+Code = RulingCode  # the ruling codes, as the rulings name them
 
 FITTING_FAULTS = frozenset({Fault.OFF_BOARD, Fault.CLASH, Fault.NO_TILE, Fault.GAP, Fault.NOT_CONNECTED, Fault.MISSES_CENTRE})
 
@@ -70,7 +56,8 @@ class Ruled:
 
     @property
     def net(self) -> int:
-        return self.points - self.penalty
+        """What the slip adds to the total before solos and warnings' penalties."""
+        return ruling_total(points=self.points, solo=0, penalty=self.penalty)
 
 
 @dataclass

@@ -20,10 +20,10 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from arbiter import tasks
-from arbiter.services import rounds
+from arbiter.selectors.standings import standings_event
+from arbiter.services import clock, publishing, racks, scoring
 from arbiter.services.slips import SlipRefused, slip_submit
-from arbiter.services.standings import standings_event
-from arbiter.services.state import board_of, lexicon_for
+from arbiter.state import board_of, lexicon_for
 from engine.movegen import ScoredMove, generate
 from engine.notation import Direction, format_ref
 from engine.tiles import TileSet
@@ -88,9 +88,9 @@ def simulate_event(*, players: int, games: int, seed: int, round_seconds: int = 
     mix = mix or Mix()
     rng = random.Random(seed)
     began = time.perf_counter()
-    clock = start or timezone.now().replace(microsecond=0)
+    now = start or timezone.now().replace(microsecond=0)
     arbiter, _ = get_user_model().objects.get_or_create(username="simulated-arbiter")
-    event = event_create(name=f"Rehearsal {seed} ({players} players)", starts_on=clock.date(), actor=None, round_seconds=round_seconds)
+    event = event_create(name=f"Rehearsal {seed} ({players} players)", starts_on=now.date(), actor=None, round_seconds=round_seconds)
     roster = [
         player_register(
             event=event,
@@ -108,31 +108,31 @@ def simulate_event(*, players: int, games: int, seed: int, round_seconds: int = 
     for _ in range(games):
         game = game_create(event=event, actor=None, seed=rng.randrange(2**32))
         while game.status != Game.Status.FINISHED:
-            drawn = rounds.round_draw(game=game, actor=None)
+            drawn = racks.round_draw(game=game, actor=None)
             if drawn is None:
                 break
-            opened = rounds.round_open(round=drawn, actor=None, now=clock)
+            opened = clock.round_open(round=drawn, actor=None, now=now)
             tasks.round_tops_compute(opened.pk)  # what the tops queue does while the clock runs
-            _play_round(opened, roster, skills, mix, rng, clock, arbiter, refused)
+            _play_round(opened, roster, skills, mix, rng, now, arbiter, refused)
             assert opened.deadline is not None
-            clock = opened.deadline + dt.timedelta(seconds=event.grace_seconds)
-            rounds.round_close(round_id=opened.pk, now=clock)  # what the countdown task does
-            scored = rounds.round_score(round_id=opened.pk, now=clock)
+            now = opened.deadline + dt.timedelta(seconds=event.grace_seconds)
+            clock.round_close(round_id=opened.pk, now=now)  # what the countdown task does
+            scored = scoring.round_score(round_id=opened.pk, now=now)
             assert scored is not None
-            rounds.round_publish(round=scored, actor=arbiter, now=clock)
+            publishing.round_publish(round=scored, actor=arbiter, now=now)
             rounds_played += 1
-            clock += dt.timedelta(seconds=30)
+            now += dt.timedelta(seconds=30)
             game.refresh_from_db()
     return _summary(event, rounds_played, refused, time.perf_counter() - began)
 
 
-def _play_round(round: Round, roster: list[Player], skills: dict[int, float], mix: Mix, rng: random.Random, clock: dt.datetime, arbiter: Any, refused: Counter[str]) -> None:  # noqa: A002
+def _play_round(round: Round, roster: list[Player], skills: dict[int, float], mix: Mix, rng: random.Random, now: dt.datetime, arbiter: Any, refused: Counter[str]) -> None:  # noqa: A002
     game = round.game
     moves = generate(board_of(game), round.rack, lexicon_for(game.lexicon), TileSet.load(game.tile_set))
     if not moves:
         return
     assert round.deadline is not None
-    seconds = (round.deadline - clock).total_seconds()
+    seconds = (round.deadline - now).total_seconds()
     for player in roster:
         roll = rng.random()
         if roll < mix.missing:
@@ -144,10 +144,10 @@ def _play_round(round: Round, roster: list[Player], skills: dict[int, float], mi
             if late_paper:
                 slip_submit(player=player, round=round, word=word, ref=ref, score=score, at=round.deadline + dt.timedelta(seconds=40), source=Submission.Source.ARBITER, entered_by=arbiter, late=True)
             else:
-                at = round.deadline + dt.timedelta(seconds=30) if late_phone else clock + dt.timedelta(seconds=rng.uniform(5, seconds - 1))
+                at = round.deadline + dt.timedelta(seconds=30) if late_phone else now + dt.timedelta(seconds=rng.uniform(5, seconds - 1))
                 slip_submit(player=player, round=round, word=word, ref=ref, score=score, at=at)
         except SlipRefused as exc:
-            refused[str(exc.extra.get("code", "refused"))] += 1
+            refused[str(exc.code or "refused")] += 1
 
 
 def _summary(event: Event, rounds_played: int, refused: Counter[str], seconds: float) -> dict[str, Any]:

@@ -10,24 +10,24 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from arbiter.services import rounds
+from arbiter.services import clock, scoring
 
 
 @shared_task(name="arbiter.round_tops_compute", acks_late=True, soft_time_limit=240, time_limit=300)
 def round_tops_compute(round_id: int) -> bool:
-    return rounds.round_tops_compute(round_id=round_id)
+    return scoring.round_tops_compute(round_id=round_id)
 
 
 @shared_task(name="arbiter.round_close", acks_late=True)
 def round_close(round_id: int) -> bool:
-    return rounds.round_close(round_id=round_id)
+    return clock.round_close(round_id=round_id)
 
 
 @shared_task(name="arbiter.round_score", acks_late=True)
 def round_score(round_id: int) -> bool:
-    return rounds.round_score(round_id=round_id) is not None
+    return scoring.round_score(round_id=round_id) is not None
 
 
 @shared_task(name="arbiter.rounds_sweep", acks_late=True, ignore_result=True)
 def rounds_sweep() -> dict[str, int]:
-    return rounds.rounds_sweep()
+    return clock.rounds_sweep()

@@ -4,7 +4,7 @@
 
 Simulates the event (``arbiter.simulation.simulate_event``) on a fresh SQLite file in a
 temporary folder (several minutes for 1,000 players), prints the simulation time, then times
-the workbook export (``tournament.exports.event_workbook_write``) and prints its size and
+the workbook export (``web.exports.event_workbook_write``) and prints its size and
 seconds. ``--folder DIR`` reuses a folder from an earlier run (its ``db.sqlite3`` already holds
 the event), so the export can be timed again without simulating again.
 """
@@ -60,7 +60,7 @@ def main() -> int:
         )
         event = Event.objects.get(pk=summary["event"])
 
-    from tournament.exports import event_workbook_write
+    from web.exports import event_workbook_write
 
     path = folder / "event.xlsx"
     t = time.perf_counter()

@@ -42,10 +42,10 @@ def main() -> int:
     from django.db import connection
 
     from arbiter import simulation
-    from arbiter.services import rounds
+    from arbiter.selectors.standings import standings_game
+    from arbiter.services import clock, publishing, racks, scoring
     from arbiter.services.slips import SlipRefused, slip_submit
-    from arbiter.services.standings import standings_game
-    from arbiter.services.state import board_of, lexicon_for
+    from arbiter.state import board_of, lexicon_for
     from engine.movegen import generate
     from engine.tiles import TileSet
     from tournament.models import Player, Round
@@ -58,15 +58,15 @@ def main() -> int:
     Player.objects.bulk_create([Player(event=event, name=f"Player {i}", table=i + 1) for i in range(args.players)])
     players = list(Player.objects.filter(event=event))
     game = game_create(event=event, actor=None, seed=2026)
-    clock = start
+    now = start
     for _ in range(args.round - 1):  # earlier rounds, without slips, to reach a mid-game board
-        r = rounds.round_open(round=rounds.round_draw(game=game, actor=None), actor=None, now=clock)
-        clock = r.deadline + dt.timedelta(seconds=event.grace_seconds)
-        rounds.round_close(round_id=r.pk, now=clock)
-        rounds.round_publish(round=rounds.round_score(round_id=r.pk, now=clock), actor=None, now=clock)
+        r = clock.round_open(round=racks.round_draw(game=game, actor=None), actor=None, now=now)
+        now = r.deadline + dt.timedelta(seconds=event.grace_seconds)
+        clock.round_close(round_id=r.pk, now=now)
+        publishing.round_publish(round=scoring.round_score(round_id=r.pk, now=now), actor=None, now=now)
         game.refresh_from_db()
-    r = rounds.round_open(round=rounds.round_draw(game=game, actor=None), actor=None, now=clock)
-    rounds.round_tops_compute(round_id=r.pk, now=clock)  # done by the tops queue during the round
+    r = clock.round_open(round=racks.round_draw(game=game, actor=None), actor=None, now=now)
+    scoring.round_tops_compute(round_id=r.pk, now=now)  # done by the tops queue during the round
     moves = generate(board_of(game), r.rack, lexicon_for(game.lexicon), TileSet.load(game.tile_set))
     rng = random.Random(1)
     mix = simulation.Mix()
@@ -75,7 +75,7 @@ def main() -> int:
     for p in players:
         word, ref, score = simulation._slip_for(moves, rng.uniform(0.15, 0.85), mix, rng)
         try:
-            slip_submit(player=p, round=r, word=word, ref=ref, score=score, at=clock + dt.timedelta(seconds=rng.uniform(5, 170)))
+            slip_submit(player=p, round=r, word=word, ref=ref, score=score, at=now + dt.timedelta(seconds=rng.uniform(5, 170)))
             slips += 1
         except SlipRefused:
             pass
@@ -84,13 +84,13 @@ def main() -> int:
     deadline = r.deadline + dt.timedelta(seconds=event.grace_seconds)
     timings = {}
     t0 = time.perf_counter()
-    assert rounds.round_close(round_id=r.pk, now=deadline)
+    assert clock.round_close(round_id=r.pk, now=deadline)
     timings["close"] = time.perf_counter() - t0
     t = time.perf_counter()
-    scored = rounds.round_score(round_id=r.pk, now=deadline)
+    scored = scoring.round_score(round_id=r.pk, now=deadline)
     timings["rule_all_slips"] = time.perf_counter() - t
     t = time.perf_counter()
-    rounds.round_publish(round=scored, actor=None, now=deadline)
+    publishing.round_publish(round=scored, actor=None, now=deadline)
     timings["publish"] = time.perf_counter() - t
     t = time.perf_counter()
     table = standings_game(game=game)

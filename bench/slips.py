@@ -178,7 +178,7 @@ def main() -> int:
     from django.db import connection
     from django.utils import timezone
 
-    from arbiter.services import rounds
+    from arbiter.services import clock, racks
     from tournament.models import Player, Submission
     from tournament.services.events import event_create
     from tournament.services.games import game_create
@@ -190,7 +190,7 @@ def main() -> int:
         Player.objects.bulk_create([Player(event=event, name=f"Phone {i}", table=i + 1) for i in range(args.phones)])
         tokens = list(Player.objects.filter(event=event).order_by("table").values_list("token", flat=True))
         game = game_create(event=event, actor=None, seed=2026)
-        drawn = rounds.round_draw(game=game, actor=None)
+        drawn = racks.round_draw(game=game, actor=None)
         assert drawn is not None
         word = drawn.rack.replace("?", "")[:4] or "AB"  # tiles of the rack: passes the rack check
         port = _free_port()
@@ -205,7 +205,7 @@ def main() -> int:
         )
         _wait_healthy(port, server)
         _warm_up(port)
-        opened = rounds.round_open(round=drawn, actor=None)
+        opened = clock.round_open(round=drawn, actor=None)
         assert opened.deadline is not None
         remaining = (opened.deadline - timezone.now()).total_seconds()
         window_start = time.monotonic() + remaining - args.window

@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "tournament",
     "arbiter",
+    "web",
 ]
 
 MIDDLEWARE = [
@@ -112,7 +113,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "tournament:event_list"
+LOGIN_REDIRECT_URL = "console:event_list"
 LOGOUT_REDIRECT_URL = "login"
 
 # --- Time and language ----------------------------------------------------------------------
@@ -127,6 +128,7 @@ USE_TZ = True
 # gunicorn process (compressed, cache-busted names), so no separate web server is needed.
 
 STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]  # one folder per face: console/, play/, screen/
 STATIC_ROOT = env_path("STATIC_ROOT", BASE_DIR / "staticfiles")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -143,12 +145,12 @@ STORAGES = {
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
+    "EXCEPTION_HANDLER": "web.api.errors.api_exception_handler",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    # Per player token (tournament.api.throttling): a phone polls the state every ~2 s.
+    # Per player token (web.api.throttling): a phone polls the state every ~2 s.
     "DEFAULT_THROTTLE_RATES": {
         "play_state": "120/min",
         "play_submissions": "30/min",

@@ -1,4 +1,4 @@
-"""Root URLs: pages, the admin, the API schema, the health check."""
+"""Root URLs: the faces (``web.urls``), sign-in, the admin, the API schema, the health check."""
 
 from __future__ import annotations
 
@@ -10,13 +10,11 @@ from drf_spectacular.views import SpectacularAPIView
 from config.views import healthz
 
 urlpatterns = [
-    path("", include("tournament.console.urls")),  # first: "events/new/" is not an event's slug
-    path("", include("tournament.urls")),
+    path("", include("web.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/v1/", include("tournament.api.urls")),
     path("healthz", healthz, name="healthz"),
 ]
 

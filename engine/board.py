@@ -28,6 +28,7 @@ class Layout:
     letter_mult: tuple[int, ...]  # 225 squares, row by row
     word_mult: tuple[int, ...]
     start: tuple[int, int]
+    rows: tuple[str, ...] = ()  # the layout file's 15 rows: T/D word, t/d letter, . plain
 
     @classmethod
     def load(cls, name: str = "standard") -> Layout:
@@ -36,6 +37,10 @@ class Layout:
     def premium(self, row: int, col: int) -> tuple[int, int]:
         i = row * SIZE + col
         return self.letter_mult[i], self.word_mult[i]
+
+    def premium_code(self, row: int, col: int) -> str:
+        """The square as the layout file spells it: ``T`` ``D`` word, ``t`` ``d`` letter, ``.``."""
+        return self.rows[row][col]
 
 
 @cache
@@ -57,7 +62,7 @@ def _load_layout(name: str) -> Layout:
         raise NotationError(f"layout {name!r} must have 15 rows of 15 squares")
     letter = tuple(_PREMIUM[ch][0] for r in rows for ch in r)
     word = tuple(_PREMIUM[ch][1] for r in rows for ch in r)
-    return Layout(name=name, letter_mult=letter, word_mult=word, start=start)
+    return Layout(name=name, letter_mult=letter, word_mult=word, start=start, rows=tuple(rows))
 
 
 def _transpose(grid: list[list[int]]) -> list[list[int]]:

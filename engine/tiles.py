@@ -91,6 +91,21 @@ def subtract(have: str, take: str) -> str | None:
     return sort_tiles("".join(t * n for t, n in left.items()))
 
 
+def rack_notation(rack: str, leftover: str) -> str:
+    """A rack as arbiters call it: the tiles kept from the last rack, ``+``, the tiles drawn
+    (in the rack's order), e.g. ``ELT+MOO?``; a rack with no leftover is written as it is."""
+    if not leftover:
+        return rack
+    kept = Counter(leftover)
+    drawn = []
+    for tile in rack:
+        if kept[tile]:
+            kept[tile] -= 1
+        else:
+            drawn.append(tile)
+    return f"{leftover}+{''.join(drawn)}"
+
+
 @cache
 def _load(code: str) -> TileSet:
     if code not in TILE_SETS:

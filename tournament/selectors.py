@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, F, Prefetch, QuerySet
+from django.db.models import Case, Count, F, Prefetch, QuerySet, Value, When
 
 from tournament.models import Event, Game, Player
 
@@ -49,3 +49,29 @@ def event_get_visible(*, user: AbstractBaseUser | AnonymousUser, slug: str) -> E
         )
         .first()
     )
+
+
+def game_current_queryset(*, event_id: int) -> QuerySet[Game]:
+    """The event's games, the one it is playing first: the running one (the latest, if several
+    run), else the latest game. The one definition of "the current game"."""
+    running_first = Case(When(status=Game.Status.RUNNING, then=Value(0)), default=Value(1))
+    return Game.objects.filter(event_id=event_id).order_by(running_first, "-number")
+
+
+def game_current(*, event_id: int) -> Game | None:
+    """The game an event is playing (``game_current_queryset``); None before its first game.
+    The phones, the screen and the slip look-up all follow it."""
+    return game_current_queryset(event_id=event_id).first()
+
+
+def player_by_token(*, token: str) -> Player | None:
+    """The player a secret token belongs to (revoked or not), with its event; None if unknown."""
+    if not token or len(token) > 64:
+        return None
+    return Player.objects.select_related("event").filter(token=token).first()
+
+
+def event_by_ref(ref: str) -> Event | None:
+    """An event by its id or its slug (what the management commands take); None if neither."""
+    event = Event.objects.filter(pk=int(ref)).first() if ref.isdigit() else None
+    return event or Event.objects.filter(slug=ref).first()

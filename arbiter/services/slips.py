@@ -15,12 +15,12 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from arbiter.services.state import board_of
-from config.errors import ApplicationError
+from arbiter.state import board_of
 from engine.errors import EngineError, NotationError
 from engine.move import Move
 from engine.notation import parse_ref, parse_word
 from engine.tiles import BLANK, sort_tiles
+from tournament.errors import ApplicationError
 from tournament.models import Player, Round, Submission
 from tournament.services.audit import audit_record
 
@@ -38,17 +38,17 @@ def _clean(round: Round, word: str, ref: str, score: int | None) -> tuple[str, s
     try:
         word = parse_word(word)
     except EngineError as exc:
-        raise SlipRefused(f"Malformed word: {exc}.", extra={"code": "malformed_word"}) from None
+        raise SlipRefused(f"Malformed word: {exc}.", data={"code": "malformed_word"}) from None
     ref = ref.strip().upper()
     if ref:
         try:
             parse_ref(ref)
         except NotationError as exc:
-            raise SlipRefused(f"Malformed reference: {exc}.", extra={"code": "malformed_reference"}) from None
+            raise SlipRefused(f"Malformed reference: {exc}.", data={"code": "malformed_reference"}) from None
         except EngineError as exc:
-            raise SlipRefused(f"Reference off the board: {exc}.", extra={"code": "malformed_reference"}) from None
+            raise SlipRefused(f"Reference off the board: {exc}.", data={"code": "malformed_reference"}) from None
     if score is not None and not 0 <= score <= 9999:
-        raise SlipRefused("The announced score is a whole number from 0 upwards.", extra={"code": "malformed_score"})
+        raise SlipRefused("The announced score is a whole number from 0 upwards.", data={"code": "malformed_score"})
     _check_rack(round, word, ref)
     return word, ref
 
@@ -74,7 +74,7 @@ def _check_rack(round: Round, word: str, ref: str) -> None:  # noqa: A002
         shown = ", ".join(letters + ([f"{blanks} blank{'s' if blanks > 1 else ''}"] if blanks else []))
         raise SlipRefused(
             f"Rack letters missing: {word} needs {shown}, not on the rack {round.rack} (write a blank in lower case).",
-            extra={"code": "rack_letters_missing"},
+            data={"code": "rack_letters_missing"},
         )
 
 
@@ -99,26 +99,26 @@ def slip_submit(
     round = Round.objects.select_related("game__event").only(*_ROUND_COLUMNS).get(pk=round.pk)
     event = round.game.event
     if player.event_id != event.pk:
-        raise SlipRefused(f"{player.name} is not registered in {event.name}.", extra={"code": "not_your_event"})
+        raise SlipRefused(f"{player.name} is not registered in {event.name}.", data={"code": "not_your_event"})
     if source == Submission.Source.ARBITER:
         if entered_by is None:
-            raise SlipRefused("A slip entered by an arbiter says who entered it.", extra={"code": "no_arbiter"})
+            raise SlipRefused("A slip entered by an arbiter says who entered it.", data={"code": "no_arbiter"})
         if round.status not in (Round.Status.OPEN, Round.Status.CLOSED):
-            raise SlipRefused(f"Round {round.number} is {round.status}: slips are entered while it is open or closed.", extra={"code": "round_not_open"})
+            raise SlipRefused(f"Round {round.number} is {round.status}: slips are entered while it is open or closed.", data={"code": "round_not_open"})
     else:
         if late:
-            raise SlipRefused("Only an arbiter marks a slip late.", extra={"code": "not_an_arbiter"})
+            raise SlipRefused("Only an arbiter marks a slip late.", data={"code": "not_an_arbiter"})
         if not player.token_is_active:
-            raise SlipRefused("This player's access has been revoked: ask the director.", extra={"code": "revoked"})
+            raise SlipRefused("This player's access has been revoked: ask the director.", data={"code": "revoked"})
         if round.status != Round.Status.OPEN:
-            raise SlipRefused(f"Round {round.number} is not open (it is {round.status}).", extra={"code": "round_not_open"})
+            raise SlipRefused(f"Round {round.number} is not open (it is {round.status}).", data={"code": "round_not_open"})
         grace = timedelta(seconds=event.grace_seconds)
         if not round.accepts_slips(at=at, grace=grace):
             assert round.deadline is not None
             raise SlipRefused(
                 f"The deadline has passed: round {round.number} closed at {round.deadline:%H:%M:%S} "
                 f"and this slip arrived at {at:%H:%M:%S} (server time).",
-                extra={"code": "deadline_passed"},
+                data={"code": "deadline_passed"},
             )
     word, ref = _clean(round, word, ref, score)
     Submission.objects.filter(round=round, player=player, is_current=True).update(is_current=False)

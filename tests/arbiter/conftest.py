@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 import time_machine
 
-from arbiter.services import rounds
+from arbiter.services import clock, publishing, racks, scoring
 from tests.factories import EventFactory, GameFactory, PlayerFactory, UserFactory
 from tournament.models import Event, Game, Player, Round
 
@@ -16,7 +16,7 @@ T0 = dt.datetime(2026, 5, 1, 20, 0, 0, tzinfo=dt.UTC)
 
 
 @pytest.fixture
-def clock() -> Iterator[time_machine.Coordinates]:
+def frozen_clock() -> Iterator[time_machine.Coordinates]:
     with time_machine.travel(T0, tick=False) as traveller:
         yield traveller
 
@@ -43,9 +43,9 @@ def game(room: Event, players: list[Player]) -> Game:
 
 
 def open_round(game: Game, actor=None, now: dt.datetime = T0) -> Round:
-    drawn = rounds.round_draw(game=game, actor=actor)
+    drawn = racks.round_draw(game=game, actor=actor)
     assert drawn is not None
-    return rounds.round_open(round=drawn, actor=actor, now=now)
+    return clock.round_open(round=drawn, actor=actor, now=now)
 
 
 def finish_round(round: Round, now: dt.datetime) -> Round:  # noqa: A002
@@ -53,7 +53,7 @@ def finish_round(round: Round, now: dt.datetime) -> Round:  # noqa: A002
     grace = dt.timedelta(seconds=round.game.event.grace_seconds)
     assert round.deadline is not None
     closing = round.deadline + grace
-    assert rounds.round_close(round_id=round.pk, now=closing)
-    scored = rounds.round_score(round_id=round.pk, now=closing)
+    assert clock.round_close(round_id=round.pk, now=closing)
+    scored = scoring.round_score(round_id=round.pk, now=closing)
     assert scored is not None
-    return rounds.round_publish(round=scored, actor=None, now=closing)
+    return publishing.round_publish(round=scored, actor=None, now=closing)

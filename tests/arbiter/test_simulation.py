@@ -9,8 +9,9 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from arbiter.services.standings import standings_event
+from arbiter.selectors.standings import standings_event
 from tournament.models import Event, Round, Ruling
+from tournament.vocabulary import RulingCode
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +28,7 @@ def test_it_plays_a_whole_event_and_prints_one_json_summary() -> None:
     published = Round.objects.filter(game__event=event, status=Round.Status.PUBLISHED)
     assert summary["rounds"] == published.count() > 10
     assert sum(summary["rulings"].values()) == 6 * summary["rounds"] == Ruling.objects.filter(round__in=published).count()
-    assert set(summary["rulings"]) <= set(Ruling.Code.values)
+    assert set(summary["rulings"]) <= set(RulingCode)
     assert summary["rulings"].get("valid", 0) > summary["rulings"].get("missing", 0)
     table = standings_event(event=event)
     assert summary["top_total"] == table.top_total and summary["winner"]["total"] == table.rows[0].total

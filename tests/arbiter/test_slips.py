@@ -6,12 +6,12 @@ import datetime as dt
 
 import pytest
 
-from arbiter.services import rounds
+from arbiter.selectors.standings import standings_event, standings_game
+from arbiter.services import clock, corrections, racks, scoring
 from arbiter.services.slips import SlipRefused, slip_submit
-from arbiter.services.standings import standings_event, standings_game
-from config.errors import ApplicationError
 from tests.arbiter.conftest import T0, finish_round, open_round
 from tests.factories import EventFactory, PlayerFactory, UserFactory
+from tournament.errors import ApplicationError
 from tournament.models import Game, Player, Round, Ruling, Submission
 
 pytestmark = pytest.mark.django_db
@@ -57,15 +57,15 @@ def test_a_malformed_slip_is_refused_with_the_reason(game: Game, players: list[P
 
 
 def test_a_slip_for_a_round_that_is_not_open_or_from_another_event_is_refused(game: Game, players: list[Player]) -> None:
-    drawn = rounds.round_draw(game=game, actor=None)
+    drawn = racks.round_draw(game=game, actor=None)
     assert drawn is not None
     with pytest.raises(SlipRefused, match="Round 1 is not open"):
         slip_submit(player=players[0], round=drawn, word="WROTE", ref="H4", score=24, at=T0)
-    opened = rounds.round_open(round=drawn, actor=None, now=T0)
+    opened = clock.round_open(round=drawn, actor=None, now=T0)
     stranger = PlayerFactory(event=EventFactory())
     with pytest.raises(SlipRefused, match="is not registered in") as refused:
         slip_submit(player=stranger, round=opened, word="WROTE", ref="H4", score=24, at=T0)
-    assert refused.value.extra == {"code": "not_your_event"}
+    assert refused.value.data == {"code": "not_your_event"}
 
 
 def test_a_revoked_player_cannot_submit(game: Game, players: list[Player]) -> None:
@@ -78,7 +78,7 @@ def test_a_revoked_player_cannot_submit(game: Game, players: list[Player]) -> No
 def test_an_arbiter_enters_paper_slips_after_the_deadline_marked_as_theirs(game: Game, players: list[Player]) -> None:
     r = open_round(game)
     arbiter = UserFactory(username="paper")
-    rounds.round_close(round_id=r.pk, now=T0 + dt.timedelta(seconds=190))
+    clock.round_close(round_id=r.pk, now=T0 + dt.timedelta(seconds=190))
     slip = slip_submit(player=players[2], round=r, word="WROTE", ref="H4", score=24, at=T0 + dt.timedelta(seconds=400), source=Submission.Source.ARBITER, entered_by=arbiter)
     assert (slip.source, slip.entered_by) == (Submission.Source.ARBITER, arbiter)
     with pytest.raises(SlipRefused, match="says who entered it"):
@@ -128,9 +128,9 @@ def test_an_amended_ruling_moves_the_standings_and_is_audited(game: Game, player
     r = play_round_one(game, players)
     cleo = Ruling.objects.get(round=r, player__name="Cleo")
     with pytest.raises(ApplicationError, match="needs its reason"):
-        rounds.ruling_amend(ruling=cleo, points=12, reason="", actor=None)
+        corrections.ruling_amend(ruling=cleo, points=12, reason="", actor=None)
     director = UserFactory(username="dir")
-    rounds.ruling_amend(ruling=cleo, points=12, reason="average of the room for a second zero", actor=director)
+    corrections.ruling_amend(ruling=cleo, points=12, reason="average of the room for a second zero", actor=director)
     cleo.refresh_from_db()
     assert cleo.amended and cleo.points == 12 and "was missing, 0 points" in cleo.reason
     assert standings_game(game=game).row_of(cleo.player_id).total == 12  # type: ignore[union-attr]
@@ -142,7 +142,7 @@ def test_the_fourth_warning_of_a_game_costs_five_points(game: Game, players: lis
     now = T0
     for _ in range(4):
         r = open_round(game, now=now)
-        rounds.round_tops_compute(round_id=r.pk, now=now)
+        scoring.round_tops_compute(round_id=r.pk, now=now)
         r.refresh_from_db()
         top = (r.tops[0]["word"], r.tops[0]["ref"])
         slip_submit(player=players[0], round=r, word=top[0], ref=top[1], score=None, at=now)

@@ -22,7 +22,7 @@ from tests.config.test_celery_workers import _env as worker_env
 from tests.conftest import test_redis_url
 
 SETUP = """
-from arbiter.services import rounds
+from arbiter.services import clock, racks
 from arbiter.services.slips import slip_submit
 from tournament.models import Event, Game, Player
 from tournament.services.events import event_create
@@ -34,7 +34,7 @@ Event.objects.filter(pk=event.pk).update(round_seconds=4, warning_seconds=1, gra
 event.refresh_from_db()
 players = [player_register(event=event, name=n, table=i + 1, actor=None) for i, n in enumerate(["Ann", "Bob", "Cleo"])]
 game = game_create(event=event, actor=None, seed=7)
-r = rounds.round_open(round=rounds.round_draw(game=game, actor=None), actor=None)
+r = clock.round_open(round=racks.round_draw(game=game, actor=None), actor=None)
 slip_submit(player=players[0], round=r, word="WROTE", ref="H4", score=24)
 slip_submit(player=players[1], round=r, word="TROWEL", ref="H3", score=21)
 print(json.dumps({"round": r.pk}))

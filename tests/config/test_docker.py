@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -89,3 +90,23 @@ def test_the_dockerfile_is_multi_stage_non_root_and_collects_static_files():
     for path in ["engine", "config", "tournament", "arbiter", "templates", "manage.py"]:
         assert (Path(ROOT) / path).exists()
         assert path in dockerfile
+
+
+def _copied(stage: str) -> set[str]:
+    """What a stage of the Dockerfile copies from the repository (the sources of its COPY lines)."""
+    text = (DOCKER / "Dockerfile").read_text()
+    body = text.split(stage, 1)[1].split("\nFROM ", 1)[0]
+    return {
+        part.rstrip("/")
+        for line in body.splitlines()
+        if line.startswith("COPY ") and "--from=" not in line
+        for part in line.split()[1:-1]
+        if not part.startswith("--")
+    }
+
+
+def test_the_image_holds_every_package_and_the_templates_and_static_files() -> None:
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    packages = {name.rstrip("*") for name in pyproject["tool"]["setuptools"]["packages"]["find"]["include"]}
+    assert packages <= _copied("AS builder"), "the builder installs the project from these"
+    assert packages | {"templates", "static", "manage.py"} <= _copied("FROM python:3.11-slim\n")

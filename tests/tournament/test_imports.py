@@ -72,7 +72,7 @@ def test_every_bad_row_is_reported_with_its_number_and_nothing_is_imported(event
         (8, "Table -4 is not a table number (1, 2, 3...)."),
     ]
     assert exc.value.message == "Nothing imported: 7 problems in the file."
-    assert exc.value.extra["errors"][0] == {"row": 3, "message": "The name is missing."}
+    assert exc.value.data["errors"][0] == {"row": 3, "message": "The name is missing."}
     assert list(Player.objects.filter(event=event).values_list("name", flat=True)) == ["Already here"]
     assert not AuditEntry.objects.filter(action="tournament.players.imported").exists()
 

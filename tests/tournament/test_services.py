@@ -4,8 +4,8 @@ import datetime as dt
 
 import pytest
 
-from config.errors import ApplicationError
 from tests.factories import EventFactory, PlayerFactory
+from tournament.errors import ApplicationError
 from tournament.models import AuditEntry, Event, EventRole, Game, Player
 from tournament.services import (
     demo_event_ensure,

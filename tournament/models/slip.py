@@ -8,6 +8,7 @@ from django.utils import timezone
 from tournament.models.choices import in_choices
 from tournament.models.game import Round
 from tournament.models.player import Player
+from tournament.vocabulary import RULING_CHOICES, RulingCode, ruling_total
 
 
 class SlipSource(models.TextChoices):
@@ -67,19 +68,6 @@ class Submission(models.Model):
         return f"{self.ref or '-'} {self.word} {self.announced_score}"
 
 
-class RulingCode(models.TextChoices):
-    VALID = "valid", "Valid"
-    VALID_WARNING = "valid_warning", "Valid, with a warning (announced score)"
-    REFERENCE_PENALTY = "reference_penalty", "Wrong reference: penalty (2016 rule)"
-    INVALID_WORD = "invalid_word", "Word not in the lexicon"
-    NOT_ON_RACK = "not_on_rack", "Tiles not on the rack"
-    DOES_NOT_FIT = "does_not_fit", "Does not fit the board"
-    BAD_REFERENCE = "bad_reference", "Wrong reference"
-    MALFORMED = "malformed", "Blank, unreadable or multiple slip"
-    LATE = "late", "Late"
-    MISSING = "missing", "No slip"
-
-
 class Ruling(models.Model):
     """The arbiter's decision for one player in one round: what the move scored and why."""
 
@@ -90,7 +78,7 @@ class Ruling(models.Model):
     submission = models.ForeignKey(
         Submission, on_delete=models.PROTECT, null=True, blank=True, related_name="rulings"
     )
-    code = models.CharField(max_length=24, choices=Code.choices)
+    code = models.CharField(max_length=24, choices=RULING_CHOICES)
     reason = models.TextField(blank=True, help_text="The rule applied, in words.")
     move_score = models.IntegerField(
         null=True, blank=True, help_text="What the placement is worth (even if invalid)."
@@ -111,7 +99,7 @@ class Ruling(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["round", "player"], name="ruling_one_per_player_round"),
             models.CheckConstraint(
-                condition=in_choices("code", RulingCode), name="ruling_code_valid"
+                condition=Q(code__in=[code.value for code in RulingCode]), name="ruling_code_valid"
             ),
             models.CheckConstraint(
                 condition=Q(points__gte=0, penalty__gte=0, solo__gte=0),
@@ -132,5 +120,5 @@ class Ruling(models.Model):
 
     @property
     def total(self) -> int:
-        """What the ruling adds to the standings: points + solo - penalty."""
-        return self.points + self.solo - self.penalty
+        """What the ruling adds to the standings (``ruling_total``)."""
+        return ruling_total(points=self.points, solo=self.solo, penalty=self.penalty)

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
 
-from config.errors import ApplicationError
+from tournament.errors import ApplicationError
 from tournament.models import Event, EventRole
 from tournament.models.choices import BoardLayout, TileSet
 from tournament.services.audit import audit_record

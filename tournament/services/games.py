@@ -7,7 +7,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
 
-from config.errors import ApplicationError
+from tournament.errors import ApplicationError
 from tournament.models import Event, Game
 from tournament.services.audit import audit_record
 

@@ -19,7 +19,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from config.errors import ApplicationError
+from tournament.errors import ApplicationError
 from tournament.models import Event, Player
 from tournament.services.audit import audit_record
 from tournament.services.players import player_register
@@ -46,7 +46,7 @@ class PlayerImportError(ApplicationError):
         count = len(errors)
         super().__init__(
             f"Nothing imported: {count} problem{'s' if count != 1 else ''} in the file.",
-            extra={"errors": [{"row": e.row, "message": e.message} for e in errors]},
+            data={"errors": [{"row": e.row, "message": e.message} for e in errors]},
         )
         self.errors = errors
 

@@ -4,7 +4,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from config.errors import ApplicationError
+from tournament.errors import ApplicationError
 from tournament.models import Event, Player
 from tournament.models.player import token_new
 from tournament.services.audit import audit_record

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournament.management.commands.export_event import event_lookup
+from tournament.selectors import event_by_ref
 from tournament.services.player_imports import PlayerImportError, players_import
 
 
@@ -19,7 +19,9 @@ class Command(BaseCommand):
         parser.add_argument("path", type=Path, help="the .xlsx or .csv file")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        event = event_lookup(options["event"])
+        event = event_by_ref(options["event"])
+        if event is None:
+            raise CommandError(f"No event with the id or slug {options['event']!r}.")
         path: Path = options["path"]
         if not path.is_file():
             raise CommandError(f"No file at {path}.")

@@ -1,0 +1,161 @@
+"""The rack of each round: drawn at random (seeded by the game), taken from a pre-drawn game,
+or typed in from a physical bag (a rack breaking the minimum is recorded and refused)."""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from arbiter.services.common import (
+    Actor,
+    game_finish,
+    round_in_play,
+)
+from arbiter.state import engine_game
+from engine.errors import EngineError, RackError, RackRejected
+from engine.game import DuplicateGame
+from engine.tiles import TileSet
+from tournament.errors import ApplicationError
+from tournament.models import Game, Round
+from tournament.services.audit import audit_record
+
+
+def _check_can_draw(game: Game) -> None:
+    if game.status == Game.Status.FINISHED:
+        raise ApplicationError(f"Game {game.number} is over: {game.end_reason or 'finished'}.")
+    current = round_in_play(game)
+    if current is not None:
+        raise ApplicationError(
+            f"Round {current.number} is {current.status}: publish or annul it before drawing the next rack."
+        )
+
+
+
+def _round_create(game: Game, *, number: int, rack: str, leftover: str, rejected: list[str], actor: Actor, how: str) -> Round:
+    round = Round.objects.create(
+        game=game, number=number, rack=rack, leftover=leftover, rejected=rejected, status=Round.Status.DRAWN
+    )
+    game.pending_rejected = []
+    if game.status == Game.Status.SETUP:
+        game.status = Game.Status.RUNNING
+    game.save(update_fields=["pending_rejected", "status"])
+    audit_record(
+        event=game.event,
+        game=game,
+        round=round,
+        action="arbiter.round.drawn",
+        actor=actor,
+        data={"number": number, "rack": rack, "leftover": leftover, "rejected": rejected, "how": how},
+    )
+    return round
+
+
+@transaction.atomic
+def round_draw(*, game: Game, actor: Actor) -> Round | None:
+    """Draw the next rack at random (seeded by the game) or take it from the pre-drawn game.
+    None when the game is over (no rack can meet the minimum, or the bag is empty)."""
+    game = Game.objects.select_for_update().select_related("event").get(pk=game.pk)
+    if game.source == Game.Source.MANUAL:
+        raise ApplicationError(f"Game {game.number}'s racks are typed in from the bag: enter the rack instead.")
+    _check_can_draw(game)
+    state = engine_game(game)
+    number = state.round_number
+    if game.source == Game.Source.PREDRAWN:
+        return _predrawn_round(game, state, number, actor)
+    reason = state.exhausted()
+    if reason is not None:
+        game_finish(game, reason, actor)
+        return None
+    redraw = game.rounds.filter(number=number, status=Round.Status.ANNULLED).count()
+    drawn = state.draw(redraw=redraw)
+    if drawn is None:
+        game_finish(game, state.end_reason, actor)
+        return None
+    return _round_create(
+        game, number=number, rack=drawn.rack, leftover=drawn.leftover, rejected=list(drawn.rejected), actor=actor, how="random"
+    )
+
+
+def _offer_rejected(state: DuplicateGame, racks: list[str]) -> None:
+    """Replay the racks already refused this round: their tiles went back to the bag."""
+    for rack in racks:
+        with contextlib.suppress(RackRejected):
+            state.offer_rack(rack)
+
+
+def _predrawn_round(game: Game, state: DuplicateGame, number: int, actor: Actor) -> Round | None:
+    document = game.predrawn or {}
+    rounds = document.get("rounds", [])
+    if number > len(rounds):
+        game_finish(game, str(document.get("end") or "the pre-drawn game has no more rounds"), actor)
+        return None
+    planned = rounds[number - 1]
+    try:
+        _offer_rejected(state, planned.get("rejected", []))
+        rack = state.offer_rack(planned["rack"])
+    except (EngineError, KeyError) as exc:
+        raise ApplicationError(f"Round {number} of the pre-drawn game cannot be drawn here: {exc}") from None
+    return _round_create(
+        game,
+        number=number,
+        rack=rack,
+        leftover=state.leftover,
+        rejected=list(planned.get("rejected", [])),
+        actor=actor,
+        how="predrawn",
+    )
+
+
+@dataclass(frozen=True)
+class RackEntry:
+    round: Round | None
+    refused: str  # why the typed rack was refused ("" when accepted)
+
+
+def round_rack_enter(*, game: Game, rack: str, actor: Actor) -> Round:
+    """A rack drawn from a physical bag and typed in. A rack that breaks the minimum is
+    recorded as rejected (its tiles and the leftover go back to the bag) and refused with the
+    reason; the next rack typed is then seven fresh tiles."""
+    entry = _rack_enter(game=game, rack=rack, actor=actor)
+    if entry.round is None:
+        raise ApplicationError(entry.refused)
+    return entry.round
+
+
+@transaction.atomic
+def _rack_enter(*, game: Game, rack: str, actor: Actor) -> RackEntry:
+    game = Game.objects.select_for_update().select_related("event").get(pk=game.pk)
+    _check_can_draw(game)
+    if game.source != Game.Source.MANUAL:
+        raise ApplicationError(f"Game {game.number} draws its racks itself ({game.get_source_display().lower()}).")
+    state = engine_game(game)
+    reason = state.exhausted()
+    if reason is not None:
+        game_finish(game, reason, actor)
+        return RackEntry(None, f"Game {game.number} is over: {reason}.")
+    _offer_rejected(state, game.pending_rejected)
+    try:
+        accepted = state.offer_rack(rack)
+    except RackRejected as exc:
+        typed = TileSet.load(game.tile_set).parse_rack(rack)
+        game.pending_rejected = [*game.pending_rejected, typed]
+        game.save(update_fields=["pending_rejected"])
+        audit_record(event=game.event, game=game, action="arbiter.rack.rejected", actor=actor, data={"rack": typed, "reason": str(exc)})
+        return RackEntry(None, f"{exc}. Put the whole rack back in the bag and draw seven tiles again.")
+    except (RackError, EngineError) as exc:
+        raise ApplicationError(f"Rack {rack!r} cannot be entered: {exc}") from None
+    return RackEntry(
+        _round_create(
+            game,
+            number=state.round_number,
+            rack=accepted,
+            leftover=state.leftover,
+            rejected=list(game.pending_rejected),
+            actor=actor,
+            how="typed",
+        ),
+        "",
+    )
+

@@ -1,0 +1,136 @@
+"""Scoring a closed round: every legal move for the rack (the tops, and how many moves score
+what, for ranks), one ruling per registered player, the solo, and the top to play.
+
+``round_score`` claims the round (closed -> scored) with a conditional UPDATE in the same
+transaction as the rulings: a crash leaves it closed for the sweep, a second run does nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
+
+from arbiter.rules import RoundJudge, Slip, score_counts, solo_winner, warning_penalties
+from arbiter.state import board_of, lexicon_for, policy_for
+from engine.game import choose_top
+from engine.move import Move
+from engine.movegen import ScoredMove, generate
+from engine.tiles import TileSet
+from tournament.models import Event, Player, Round, Ruling, Submission
+from tournament.services.audit import audit_record
+
+TOPS_KEPT = 20  # moves kept on the round for the console, beyond every move of the top score
+
+
+def _move_json(m: ScoredMove) -> dict[str, Any]:
+    return {"ref": m.ref, "word": m.word, "score": m.score, "used": m.used}
+
+
+def round_tops_compute(*, round_id: int, now: datetime | None = None) -> bool:
+    """Every legal move for the round's rack: the tops (every move of the top score, and the
+    next best for the console) and how many moves score what (for ranks). Idempotent."""
+    round = Round.objects.select_related("game").filter(pk=round_id).first()
+    if round is None or round.tops_ready_at is not None:
+        return False
+    game = round.game
+    moves = generate(board_of(game), round.rack, lexicon_for(game.lexicon), TileSet.load(game.tile_set))
+    best = moves[0].score if moves else 0
+    kept = [m for i, m in enumerate(moves) if m.score == best or i < TOPS_KEPT]
+    counts = score_counts(m.score for m in moves)
+    return bool(
+        Round.objects.filter(pk=round_id, tops_ready_at__isnull=True).update(
+            tops=[_move_json(m) for m in kept],
+            score_counts={str(score): n for score, n in counts.items()},
+            moves_total=len(moves),
+            tops_ready_at=now or timezone.now(),
+        )
+    )
+
+
+def _tops(round: Round) -> list[ScoredMove]:  # noqa: A002
+    return [ScoredMove(Move.from_ref(t["ref"], t["word"]), t["score"], t["used"]) for t in round.tops]
+
+
+def round_score(*, round_id: int, now: datetime | None = None) -> Round | None:
+    """Rule every registered player's slip (or its absence), give the solo, choose the top to
+    play. Claimed by a conditional UPDATE (closed -> scored) in the same transaction as the
+    rulings, so a crash leaves the round closed for the sweep, and a second run does nothing."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        claimed = Round.objects.filter(pk=round_id, status=Round.Status.CLOSED).update(status=Round.Status.SCORED, scored_at=now)
+        if not claimed:
+            return None
+        round = Round.objects.select_related("game__event").get(pk=round_id)
+        if round.tops_ready_at is None:
+            round_tops_compute(round_id=round_id, now=now)
+            round.refresh_from_db()
+        game = round.game
+        event = game.event
+        judge = RoundJudge(
+            board=board_of(game),
+            rack=round.rack,
+            lexicon=lexicon_for(game.lexicon),
+            tiles=TileSet.load(game.tile_set),
+            round_number=round.number,
+            top_score=round.tops[0]["score"] if round.tops else 0,
+            score_counts={int(s): n for s, n in round.score_counts.items()},
+            policy=policy_for(event),
+        )
+        rulings = _rule_all(round, event, judge, now)
+        Ruling.objects.filter(round=round).delete()
+        Ruling.objects.bulk_create(rulings, batch_size=500)
+        if not round.played_word and round.tops:
+            top = choose_top(_tops(round), round.rack, TileSet.load(game.tile_set))
+            round.played_ref, round.played_word, round.played_score = top.ref, top.word, top.score
+            round.played_by = Round.PlayedBy.ENGINE
+            round.save(update_fields=["played_ref", "played_word", "played_score", "played_by"])
+        codes: dict[str, int] = {}
+        for r in rulings:
+            codes[r.code] = codes.get(r.code, 0) + 1
+        audit_record(event=event, game=game, round=round, action="arbiter.round.scored", data={"rulings": codes, "top": round.played_word})
+    return round
+
+
+def _rule_all(round: Round, event: Event, judge: RoundJudge, now: datetime) -> list[Ruling]:  # noqa: A002
+    policy = judge.policy
+    players = list(Player.objects.filter(event=event).only("pk"))
+    slips = {s.player_id: s for s in Submission.objects.filter(round=round, is_current=True)}
+    warnings_before = dict(
+        Ruling.objects.filter(round__game=round.game, round__number__lt=round.number, warning=True)
+        .exclude(round__status=Round.Status.ANNULLED)
+        .values_list("player")
+        .annotate(n=Count("pk"))
+    )
+    rulings: list[Ruling] = []
+    for player in players:
+        slip = slips.get(player.pk)
+        ruled = judge.rule(None if slip is None else Slip(slip.word, slip.ref, slip.announced_score, slip.late))
+        extra = warning_penalties(warnings_before.get(player.pk, 0), ruled.warning, policy)
+        reason = ruled.reason + (f"; warning beyond the {policy.warnings_free} free ones: -{extra}" if extra else "")
+        rulings.append(
+            Ruling(
+                round=round,
+                player_id=player.pk,
+                submission=slip,
+                code=ruled.code.value,
+                reason=reason,
+                move_score=ruled.move_score,
+                points=ruled.points,
+                warning=ruled.warning,
+                penalty=ruled.penalty + extra,
+                rank=ruled.rank,
+                found_top=ruled.found_top,
+                ruled_at=now,
+            )
+        )
+    solo = solo_winner([r.player_id for r in rulings if r.found_top], len(players), policy)
+    for r in rulings:
+        if r.player_id == solo:
+            r.solo = policy.solo_bonus
+            r.reason += f"; the only player to find the top: +{policy.solo_bonus} (solo)"
+    return rulings
+

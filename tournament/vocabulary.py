@@ -1,0 +1,50 @@
+"""The tournament's words that the rules and the tables share, with no Django in them.
+
+``arbiter.rules`` (pure, also run by the ruling CLI) and ``tournament.models`` both import
+from here, so a ruling code or a slip's total is defined once.
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+class RulingCode(enum.StrEnum):
+    """Why a slip earned what it did (rules.md, "Rulings in detail")."""
+
+    VALID = "valid"
+    VALID_WARNING = "valid_warning"
+    REFERENCE_PENALTY = "reference_penalty"
+    INVALID_WORD = "invalid_word"
+    NOT_ON_RACK = "not_on_rack"
+    DOES_NOT_FIT = "does_not_fit"
+    BAD_REFERENCE = "bad_reference"
+    MALFORMED = "malformed"
+    LATE = "late"
+    MISSING = "missing"
+
+    @property
+    def label(self) -> str:
+        return RULING_LABELS[self]
+
+
+RULING_LABELS: dict[RulingCode, str] = {
+    RulingCode.VALID: "Valid",
+    RulingCode.VALID_WARNING: "Valid, with a warning (announced score)",
+    RulingCode.REFERENCE_PENALTY: "Wrong reference: penalty (2016 rule)",
+    RulingCode.INVALID_WORD: "Word not in the lexicon",
+    RulingCode.NOT_ON_RACK: "Tiles not on the rack",
+    RulingCode.DOES_NOT_FIT: "Does not fit the board",
+    RulingCode.BAD_REFERENCE: "Wrong reference",
+    RulingCode.MALFORMED: "Blank, unreadable or multiple slip",
+    RulingCode.LATE: "Late",
+    RulingCode.MISSING: "No slip",
+}
+
+RULING_CHOICES: list[tuple[str, str]] = [(code.value, code.label) for code in RulingCode]
+
+
+def ruling_total(*, points: int, solo: int, penalty: int) -> int:
+    """What a ruling adds to a player's total: the move's points, plus the solo, less the
+    penalties. Standings, phones and sheets all count with this."""
+    return points + solo - penalty

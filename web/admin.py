@@ -1,0 +1,215 @@
+"""The Django admin: browse and fix everything; the audit log is read-only.
+
+Changes made here are director actions too, so saving an event, player or game appends an
+``web.admin.*`` audit entry.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from tournament.models import AuditEntry, Event, EventRole, Game, Player, Round, Ruling, Submission
+from tournament.services import audit_record, player_token_reissue
+
+
+class AuditedAdmin(admin.ModelAdmin):
+    """Appends an audit entry for every add or change made through the admin."""
+
+    def event_of(self, obj: Any) -> Event:
+        return obj.event
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        name = obj._meta.model_name
+        audit_record(
+            event=self.event_of(obj),
+            action=f"web.admin.{name}_{'changed' if change else 'added'}",
+            actor=request.user,  # type: ignore[arg-type]
+            data={"id": obj.pk, "fields": sorted(form.changed_data)},
+        )
+
+
+class EventRoleInline(admin.TabularInline):
+    model = EventRole
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+class GameInline(admin.TabularInline):
+    model = Game
+    extra = 0
+    fields = ["number", "source", "seed", "status"]
+    readonly_fields = ["number", "source", "seed", "status"]
+    show_change_link = True
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # games are numbered by the game_create service
+
+
+@admin.register(Event)
+class EventAdmin(AuditedAdmin):
+    list_display = ["name", "starts_on", "venue", "status", "tile_set", "lexicon", "round_seconds"]
+    list_filter = ["status", "tile_set", "board_layout", "starts_on"]
+    search_fields = ["name", "slug", "venue"]
+    prepopulated_fields = {"slug": ["name"]}
+    date_hierarchy = "starts_on"
+    inlines = [EventRoleInline, GameInline]
+    fieldsets = [
+        (None, {"fields": ["name", "slug", "starts_on", "venue", "status"]}),
+        ("Game", {"fields": ["tile_set", "lexicon", "board_layout"]}),
+        (
+            "Clock",
+            {"fields": ["round_seconds", "grace_seconds", "warning_seconds"]},
+        ),
+        (
+            "Sanctions and bonuses",
+            {
+                "fields": [
+                    "warnings_free",
+                    "warning_penalty",
+                    "reference_rule_2016",
+                    "reference_penalty",
+                    "solo_bonus",
+                    "solo_min_players",
+                ]
+            },
+        ),
+    ]
+
+    def event_of(self, obj: Event) -> Event:
+        return obj
+
+
+@admin.register(Player)
+class PlayerAdmin(AuditedAdmin):
+    list_display = ["name", "event", "club", "category", "licence", "table", "token_active"]
+    list_filter = ["event", "category", "club"]
+    search_fields = ["name", "club", "licence"]
+    list_select_related = ["event"]
+    readonly_fields = ["token", "created_at"]
+    actions = ["reissue_tokens"]
+
+    @admin.display(boolean=True, description="token active")
+    def token_active(self, obj: Player) -> bool:
+        return obj.token_is_active
+
+    @admin.action(description="Reissue the secret token (old QR codes stop working)")
+    def reissue_tokens(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
+        for player in queryset:
+            player_token_reissue(player=player, actor=request.user)  # type: ignore[arg-type]
+        self.message_user(request, f"{queryset.count()} token(s) reissued.", messages.SUCCESS)
+
+
+class RoundInline(admin.TabularInline):
+    model = Round
+    extra = 0
+    fields = ["number", "rack", "status", "deadline", "played_ref", "played_word", "played_score"]
+    readonly_fields = fields
+    show_change_link = True
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # rounds are drawn by the arbiter's services
+
+
+@admin.register(Game)
+class GameAdmin(AuditedAdmin):
+    list_display = ["__str__", "event", "status", "source", "seed", "tile_set", "lexicon"]
+    list_filter = ["status", "source", "tile_set", "event"]
+    search_fields = ["event__name"]
+    list_select_related = ["event"]
+    readonly_fields = ["event", "number", "created_at"]
+    inlines = [RoundInline]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # use the game_create service (console, or the event page later)
+
+
+class SubmissionInline(admin.TabularInline):
+    model = Submission
+    extra = 0
+    fields = ["player", "word", "ref", "announced_score", "received_at", "source", "is_current"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = [
+        "__str__",
+        "game",
+        "status",
+        "deadline",
+        "played_ref",
+        "played_word",
+        "played_score",
+    ]
+    list_filter = ["status", "game__event"]
+    search_fields = ["rack", "played_word", "game__event__name"]
+    list_select_related = ["game__event"]
+    inlines = [SubmissionInline]
+
+
+@admin.register(Submission)
+class SubmissionAdmin(admin.ModelAdmin):
+    list_display = [
+        "player",
+        "round",
+        "word",
+        "ref",
+        "announced_score",
+        "received_at",
+        "source",
+        "is_current",
+    ]
+    list_filter = ["source", "is_current", "round__game__event"]
+    search_fields = ["word", "player__name"]
+    list_select_related = ["player", "round"]
+    raw_id_fields = ["round", "player", "entered_by"]
+
+
+@admin.register(Ruling)
+class RulingAdmin(admin.ModelAdmin):
+    list_display = [
+        "player",
+        "round",
+        "code",
+        "points",
+        "warning",
+        "penalty",
+        "solo",
+        "rank",
+        "amended",
+    ]
+    list_filter = ["code", "warning", "amended", "found_top"]
+    search_fields = ["player__name", "reason"]
+    list_select_related = ["player", "round"]
+    raw_id_fields = ["round", "player", "submission"]
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    """Read-only: the log is append-only."""
+
+    list_display = ["at", "action", "event", "actor_name", "game", "round"]
+    list_filter = ["action", "event"]
+    search_fields = ["action", "actor_name", "event__name"]
+    list_select_related = ["event", "game", "round"]
+    date_hierarchy = "at"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

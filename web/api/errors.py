@@ -1,0 +1,89 @@
+"""How errors read over HTTP: one shape, ``{"detail": ..., **data}``, rendered by one handler.
+
+Services raise ``tournament.errors.ApplicationError`` (a message and data, no status); this is
+the one place that says which status each answers with. The player API adds a ``code`` to
+every body and answers a refused slip with the status its code calls for.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+from tournament.errors import ApplicationError, NotFound
+
+# How a refusal of the player API reads over HTTP: its code picks the status (400 otherwise).
+PLAY_REFUSAL_STATUS = {
+    "not_your_event": status.HTTP_403_FORBIDDEN,
+    "revoked": status.HTTP_403_FORBIDDEN,
+    "round_not_open": status.HTTP_409_CONFLICT,
+    "deadline_passed": status.HTTP_409_CONFLICT,
+}
+
+
+def _flatten(detail: Any) -> str:
+    """The first readable message of a DRF error detail (string, list or dict)."""
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            text = _flatten(value)
+            return text if key in {"non_field_errors", "detail"} else f"{key}: {text}"
+        return "Invalid input."
+    if isinstance(detail, list):
+        return _flatten(detail[0]) if detail else "Invalid input."
+    return str(detail)
+
+
+def _application_response(exc: ApplicationError, statuses: dict[str, int]) -> Response:
+    if isinstance(exc, NotFound):
+        code = status.HTTP_404_NOT_FOUND
+    else:
+        code = statuses.get(exc.code or "", status.HTTP_400_BAD_REQUEST)
+    return Response({"detail": exc.message, **exc.data}, status=code)
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF's handler, normalised so every error body is ``{"detail": str, ...}``."""
+    if isinstance(exc, ApplicationError):
+        return _application_response(exc, {})
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(
+            exc.message_dict if hasattr(exc, "error_dict") else exc.messages
+        )
+    elif isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+
+    response = exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        response.data = {"detail": _flatten(exc.detail), "fields": exc.detail}
+    elif not (isinstance(response.data, dict) and "detail" in response.data):
+        response.data = {"detail": _flatten(response.data)}
+    return response
+
+
+def play_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """The player API's handler: a refused slip answers with the status of its code, and every
+    error body has a ``code`` clients switch on."""
+    if isinstance(exc, ApplicationError):
+        response: Response | None = _application_response(exc, PLAY_REFUSAL_STATUS)
+    else:
+        response = api_exception_handler(exc, context)
+    if response is None or not isinstance(response.data, dict) or "code" in response.data:
+        return response
+    code = "error"
+    if isinstance(exc, exceptions.APIException):
+        codes = exc.get_codes()
+        code = codes if isinstance(codes, str) else "invalid"
+    elif isinstance(exc, NotFound):
+        code = "not_found"
+    response.data["code"] = code
+    return response

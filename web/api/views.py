@@ -1,0 +1,140 @@
+"""The player API (v1): thin views over ``arbiter.selectors.play`` and ``slip_submit``.
+
+Errors are ``{"detail": "...", "code": "..."}``, rendered by ``web.api.errors``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import exceptions, status
+from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from arbiter.selectors.play import (
+    play_round_by_number,
+    play_standings,
+    play_state,
+    play_state_version,
+    slip_receipt,
+)
+from arbiter.services.slips import slip_submit
+from tournament.errors import NotFound
+from web.api.authentication import (
+    PlayerCookieAuthentication,
+    PlayerPrincipal,
+    PlayerTokenAuthentication,
+)
+from web.api.errors import play_exception_handler
+from web.api.serializers import (
+    ErrorSerializer,
+    ReceiptSerializer,
+    SlipInSerializer,
+    StandingsSerializer,
+    StateSerializer,
+)
+from web.api.throttling import PlayStateThrottle, PlaySubmissionsThrottle
+
+
+class IsPlayer(BasePermission):
+    message = "Authentication credentials were not provided: scan your QR code or send 'Authorization: Bearer <token>'."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return isinstance(request.user, PlayerPrincipal)
+
+
+class PlayAPIView(APIView):
+    authentication_classes = [PlayerTokenAuthentication, PlayerCookieAuthentication]
+    permission_classes = [IsPlayer]
+
+    def get_exception_handler(self):  # type: ignore[no-untyped-def]
+        return play_exception_handler
+
+    def permission_denied(self, request: Request, message: str | None = None, code: str | None = None) -> None:
+        if request.authenticators and not request.successful_authenticator:
+            raise exceptions.NotAuthenticated(message or IsPlayer.message, code="not_authenticated")
+        super().permission_denied(request, message=message, code=code)
+
+
+_ERRORS = {
+    401: OpenApiResponse(ErrorSerializer, description="No token, an unknown token or a revoked one."),
+    429: OpenApiResponse(ErrorSerializer, description="Too many requests for this token."),
+}
+
+
+class PlayStateView(PlayAPIView):
+    throttle_classes = [PlayStateThrottle]
+
+    @extend_schema(
+        operation_id="play_state",
+        summary="What the player's phone shows now",
+        description="Poll it (every ~2 s). Send the last ETag as If-None-Match: an unchanged "
+        "state is a 304 with no body. X-Server-Time carries the server clock either way.",
+        parameters=[OpenApiParameter("If-None-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False)],
+        responses={200: StateSerializer, 304: OpenApiResponse(description="Unchanged since the ETag sent."), **_ERRORS},
+    )
+    def get(self, request: Request) -> Response:
+        player = request.auth
+        now = timezone.now()
+        version = play_state_version(player=player)
+        etag = f'"{version}"'
+        headers = {"ETag": etag, "X-Server-Time": now.isoformat(), "Cache-Control": "no-cache"}
+        if request.headers.get("If-None-Match") == etag:
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
+        state = play_state(player=player, now=now)
+        headers["ETag"] = f'"{state.version}"'
+        return Response(StateSerializer(state.data).data, headers=headers)
+
+
+class PlayStandingsView(PlayAPIView):
+    throttle_classes = [PlayStateThrottle]
+
+    @extend_schema(
+        operation_id="play_standings",
+        summary="The standings after the published rounds: first places and the player's line",
+        responses={200: StandingsSerializer, **_ERRORS},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(StandingsSerializer(play_standings(player=request.auth)).data)
+
+
+class PlaySubmissionsView(PlayAPIView):
+    throttle_classes = [PlaySubmissionsThrottle]
+
+    @extend_schema(
+        operation_id="play_submissions_create",
+        summary="Hand in a slip for the open round",
+        description="A later slip before the deadline replaces the earlier one (both kept). "
+        "The deadline is on the server clock.",
+        request=SlipInSerializer,
+        responses={
+            201: ReceiptSerializer,
+            400: OpenApiResponse(ErrorSerializer, description="Malformed slip (code: malformed_word, malformed_reference, malformed_score, rack_letters_missing, invalid)."),
+            403: OpenApiResponse(ErrorSerializer, description="Not this player's event, or access revoked."),
+            404: OpenApiResponse(ErrorSerializer, description="No such round in the game being played."),
+            409: OpenApiResponse(ErrorSerializer, description="Round not open, or deadline passed (codes round_not_open, deadline_passed)."),
+            **_ERRORS,
+        },
+    )
+    def post(self, request: Request) -> Response:
+        slip_in = SlipInSerializer(data=request.data)
+        slip_in.is_valid(raise_exception=True)
+        data = slip_in.validated_data
+        player = request.auth
+        round_ = play_round_by_number(player=player, number=data["round"])
+        if round_ is None:
+            raise NotFound(f"There is no round {data['round']} in the game being played.", data={"code": "no_such_round"})
+        slip = slip_submit(
+            player=player,
+            round=round_,
+            word=data["word"],
+            ref=data["ref"],
+            score=data["score"],
+            source=request.user.source,
+        )
+        return Response(ReceiptSerializer(slip_receipt(slip=slip)).data, status=status.HTTP_201_CREATED)

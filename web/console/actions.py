@@ -1,0 +1,154 @@
+"""The director's and arbiters' actions on a game, by name: parse the input, call one service,
+say what happened. The console's forms and the staff API both come through here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.shortcuts import get_object_or_404
+
+from arbiter.selectors.console import round_current
+from arbiter.services import clock, corrections, publishing, racks
+from arbiter.services.slips import slip_check, slip_submit
+from tournament.errors import ApplicationError
+from tournament.models import Game, Player, Round, Ruling, Submission
+from web.permissions import ARBITER, DIRECTOR, role_require
+
+Data = Mapping[str, Any]
+
+
+def _int(data: Data, key: str, *, required: bool = True) -> int | None:
+    value = str(data.get(key, "")).strip()
+    if not value:
+        if required:
+            raise ApplicationError(f"{key.replace('_', ' ').capitalize()} is required.")
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise ApplicationError(f"{key.replace('_', ' ').capitalize()} must be a whole number, not {value!r}.") from None
+
+
+def _round(game: Game) -> Round:
+    current = round_current(game)
+    if current is None or current.status == Round.Status.PUBLISHED:
+        raise ApplicationError(f"Game {game.number} has no round in play: draw the next rack first.")
+    return current
+
+
+def _player_at(game: Game, data: Data) -> Player:
+    table = _int(data, "table")
+    player = Player.objects.filter(event_id=game.event_id, table=table).first()
+    if player is None:
+        raise ApplicationError(f"No player sits at table {table}.")
+    return player
+
+
+def _draw(game: Game, user: AbstractBaseUser, data: Data) -> str:
+    drawn = racks.round_draw(game=game, actor=user)
+    if drawn is None:
+        game.refresh_from_db()
+        return f"Game {game.number} is over: {game.end_reason}."
+    return f"Round {drawn.number}: rack {drawn.rack}" + (f" ({len(drawn.rejected)} rejected)" if drawn.rejected else "") + "."
+
+
+def _rack(game: Game, user: AbstractBaseUser, data: Data) -> str:
+    entered = racks.round_rack_enter(game=game, rack=str(data.get("rack", "")), actor=user)
+    return f"Round {entered.number}: rack {entered.rack} accepted."
+
+
+def _open(game: Game, user: AbstractBaseUser, data: Data) -> str:
+    opened = clock.round_open(round=_round(game), actor=user)
+    return f"Round {opened.number} is open until {opened.deadline:%H:%M:%S}."
+
+
+def _extend(game: Game, user: AbstractBaseUser, data: Data) -> str:
+    extended = clock.round_extend(round=_round(game), seconds=_int(data, "seconds") or 0, actor=user)
+    return f"Round {extended.number} extended to {extended.deadline:%H:%M:%S}."
+
+
+def _pause(game: Game, user: AbstractBaseUser, data: Data) -> str:
+    return f"Round {clock.round_pause(round=_round(game), actor=user).number} paused."
+
+
+def _resume(game: Game, user: AbstractBaseUser, data: Data) -> str:
+    resumed = clock.round_resume(round=_round(game), actor=user)
+    return f"Round {resumed.number} resumed until {resumed.deadline:%H:%M:%S}."
+
+
+def _close(game: Game, user: AbstractBaseUser, data: Data) -> str:
+    closed = clock.round_close_early(round=_round(game), actor=user)
+    return f"Round {closed.number} closes now (slips already sent still count for the grace)."
+
+
+def _publish(game: Game, user: AbstractBaseUser, data: Data) -> str:
+    published = publishing.round_publish(round=_round(game), actor=user)
+    return f"Round {published.number} published: {published.played_ref} {published.played_word} {published.played_score}."
+
+
+def _annul(game: Game, user: AbstractBaseUser, data: Data) -> str:
+    annulled = corrections.round_annul(round=_round(game), reason=str(data.get("reason", "")), actor=user)
+    return f"Round {annulled.number} annulled: draw it again."
+
+
+def _choose_top(game: Game, user: AbstractBaseUser, data: Data) -> str:
+    chosen = publishing.round_top_choose(round=_round(game), ref=str(data.get("ref", "")), word=str(data.get("word", "")), actor=user)
+    return f"The move to play is {chosen.played_ref} {chosen.played_word} ({chosen.played_score})."
+
+
+def _amend(game: Game, user: AbstractBaseUser, data: Data) -> str:
+    ruling = Ruling.objects.filter(pk=_int(data, "ruling"), round__game=game).select_related("player").first()
+    if ruling is None:
+        raise ApplicationError("No such ruling in this game.")
+    code = str(data.get("code", "")).strip() or None
+    amended = corrections.ruling_amend(ruling=ruling, points=_int(data, "points") or 0, penalty=_int(data, "penalty", required=False), code=code, reason=str(data.get("reason", "")), actor=user)
+    return f"{ruling.player.name}: now {amended.points} points ({amended.get_code_display().lower()})."
+
+
+def _slip(game: Game, user: AbstractBaseUser, data: Data) -> str:
+    current = round_current(game)
+    if current is None:
+        raise ApplicationError("No round to enter slips for.")
+    player = _player_at(game, data)
+    word, ref, score = str(data.get("word", "")), str(data.get("ref", "")), _int(data, "score", required=False)
+    if str(data.get("check", "")) in {"1", "on", "true"}:
+        agree = slip_check(player=player, round=current, word=word, ref=ref, score=score, checked_by=user)
+        return f"Table {player.table} ({player.name}): second entry {'agrees' if agree else 'DISAGREES with the first: flagged for the director'}."
+    late = str(data.get("late", "")) in {"1", "on", "true"}
+    slip = slip_submit(player=player, round=current, word=word, ref=ref, score=score, source=Submission.Source.ARBITER, entered_by=user, late=late)
+    return f"Table {player.table} ({player.name}): {slip.ref or '-'} {slip.word} {slip.announced_score if slip.announced_score is not None else '-'}" + (" (late)" if late else "") + " recorded."
+
+
+Action = Callable[[Game, AbstractBaseUser, Data], str]
+
+# action name -> (the roles allowed, the function)
+ACTIONS: dict[str, tuple[tuple[str, ...], Action]] = {
+    "draw": ((DIRECTOR,), _draw),
+    "rack": ((DIRECTOR,), _rack),
+    "open": ((DIRECTOR,), _open),
+    "extend": ((DIRECTOR,), _extend),
+    "pause": ((DIRECTOR,), _pause),
+    "resume": ((DIRECTOR,), _resume),
+    "close": ((DIRECTOR,), _close),
+    "publish": ((DIRECTOR,), _publish),
+    "annul": ((DIRECTOR,), _annul),
+    "choose_top": ((DIRECTOR,), _choose_top),
+    "amend": ((DIRECTOR,), _amend),
+    "slip": ((DIRECTOR, ARBITER), _slip),
+}
+
+
+def game_or_404(slug: str, number: int) -> Game:
+    """Game ``number`` of the event ``slug``, with its event; a 404 when there is none."""
+    return get_object_or_404(Game.objects.select_related("event"), event__slug=slug, number=number)
+
+
+def perform(game: Game, user: Any, action: str, data: Data) -> str:
+    """Run one named action for ``user`` on ``game`` (role checked); returns what happened."""
+    if action not in ACTIONS:
+        raise ApplicationError(f"Unknown action {action!r}.")
+    roles, run = ACTIONS[action]
+    role_require(user, game.event, *roles)
+    return run(game, user, data)

@@ -1,0 +1,44 @@
+"""The player import page: a .xlsx or .csv list, every bad row reported, nothing imported
+until the file is clean (``tournament.services.player_imports``)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from tournament.services.player_imports import PlayerImportError, players_import
+from web.permissions import event_visible_or_404
+
+MAX_IMPORT_BYTES = 5 * 1024 * 1024
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def players_import_page(request: HttpRequest, slug: str) -> HttpResponse:
+    event = event_visible_or_404(request, slug)
+    errors: list[str] = []
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        if upload is None:
+            errors = ["Choose a .xlsx or .csv file."]
+        elif upload.size is not None and upload.size > MAX_IMPORT_BYTES:
+            errors = [f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB."]
+        else:
+            try:
+                created = players_import(
+                    event=event, file_name=upload.name or "", content=upload.read(), actor=request.user
+                )
+            except PlayerImportError as exc:
+                errors = [exc.message, *(str(e) for e in exc.errors)]
+            else:
+                messages.success(request, f"{len(created)} players imported.")
+                return redirect("console:event_detail", slug=slug)
+    return render(
+        request,
+        "console/players_import.html",
+        {"event": event, "errors": errors},
+        status=400 if errors else 200,
+    )

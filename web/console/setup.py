@@ -1,0 +1,127 @@
+"""Setting an event up without the admin: a new event with its rules policy, players by hand
+(or by importing a list), tables, clubs and categories, games (random, pre-drawn, typed in),
+and who directs and arbitrates. Director only; every change goes through a service."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from arbiter.state import predrawn_check
+from tournament.errors import ApplicationError
+from tournament.models import Event, Player
+from tournament.services.events import (
+    POLICY_FIELDS,
+    event_create,
+    event_policy_update,
+    event_role_grant,
+)
+from tournament.services.games import game_create
+from tournament.services.players import player_register, player_update
+from web.console.forms import EventForm, GameForm, PlayerForm, PolicyForm, RoleForm
+from web.permissions import DIRECTOR, role_require
+
+
+def _form_error(form: Any) -> str:
+    return "; ".join(f"{'' if field == '__all__' else field + ': '}{' '.join(errors)}" for field, errors in form.errors.items())
+
+
+@login_required
+def event_new(request: HttpRequest) -> HttpResponse:
+    form = EventForm(request.POST or None, initial={f: Event._meta.get_field(f).get_default() for f in POLICY_FIELDS})
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                with transaction.atomic():
+                    event = event_create(name=data["name"], starts_on=data["starts_on"], venue=data.get("venue", ""), actor=request.user)
+                    event_policy_update(event=event, actor=request.user, **{f: data[f] for f in POLICY_FIELDS})
+            except ApplicationError as exc:
+                messages.error(request, exc.message)
+            else:
+                messages.success(request, f"{event.name} is created: register its players and add a game.")
+                return redirect("console:setup", slug=event.slug)
+        else:
+            messages.error(request, _form_error(form))
+    return render(request, "console/event_new.html", {"form": form})
+
+
+@login_required
+def event_setup(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_object_or_404(Event, slug=slug)
+    role_require(request.user, event, DIRECTOR)
+    players = Player.objects.filter(event=event).order_by("table", "name")
+    return render(
+        request,
+        "console/setup.html",
+        {
+            "event": event,
+            "policy": PolicyForm(instance=event),
+            "player_form": PlayerForm(),
+            "game_form": GameForm(),
+            "role_form": RoleForm(),
+            "players": players,
+            "games": event.games.order_by("number"),
+            "roles": event.roles.select_related("user").order_by("role", "user__username"),
+        },
+    )
+
+
+def _policy(request: HttpRequest, event: Event) -> str:
+    form = PolicyForm(request.POST, instance=Event.objects.get(pk=event.pk))
+    if not form.is_valid():
+        raise ApplicationError(_form_error(form))
+    event_policy_update(event=event, actor=request.user, **{f: form.cleaned_data[f] for f in POLICY_FIELDS})
+    return "The rules policy is saved."
+
+
+def _player(request: HttpRequest, event: Event, pk: int | None) -> str:
+    form = PlayerForm(request.POST)
+    if not form.is_valid():
+        raise ApplicationError(_form_error(form))
+    data = {k: v if v is not None else "" for k, v in form.cleaned_data.items()}
+    data["table"] = form.cleaned_data["table"]
+    if pk is None:
+        player = player_register(event=event, actor=request.user, **data)
+        return f"{player.name} is registered" + (f" at table {player.table}." if player.table else ".")
+    player = player_update(player=get_object_or_404(Player, pk=pk, event=event), actor=request.user, **data)
+    return f"{player.name} is updated."
+
+
+def _game(request: HttpRequest, event: Event) -> str:
+    form = GameForm(request.POST, request.FILES)
+    if not form.is_valid():
+        raise ApplicationError(_form_error(form))
+    data = form.cleaned_data
+    document = predrawn_check(data["document"], event) if "document" in data else None
+    game = game_create(event=event, actor=request.user, source=data["source"], seed=data.get("seed"), predrawn=document)
+    return f"Game {game.number} is added ({game.get_source_display().lower()})."
+
+
+def _role(request: HttpRequest, event: Event) -> str:
+    form = RoleForm(request.POST)
+    if not form.is_valid():
+        raise ApplicationError(_form_error(form))
+    granted = event_role_grant(event=event, username=form.cleaned_data["username"], role=form.cleaned_data["role"], actor=request.user)
+    return f"{granted.user.get_username()} is now {granted.get_role_display().lower()} of {event.name}."
+
+
+@login_required
+@require_POST
+def event_setup_post(request: HttpRequest, slug: str, what: str, pk: int | None = None) -> HttpResponse:
+    event = get_object_or_404(Event, slug=slug)
+    role_require(request.user, event, DIRECTOR)
+    handlers = {"policy": lambda: _policy(request, event), "player": lambda: _player(request, event, pk), "game": lambda: _game(request, event), "role": lambda: _role(request, event)}
+    try:
+        if what not in handlers:
+            raise ApplicationError(f"Nothing to set up called {what!r}.")
+        messages.success(request, handlers[what]())
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+    return redirect("console:setup", slug=slug)

@@ -1,0 +1,106 @@
+"""The director's console and the arbiters' slip entry: parse, check the role, call one action
+or selector, render. The staff API (``web.api.staff``) runs the same actions."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from arbiter.selectors.console import (
+    console_state,
+    round_current,
+    round_moves_ranked,
+)
+from tournament.errors import ApplicationError
+from tournament.models import AuditEntry, Round
+from tournament.vocabulary import RULING_CHOICES
+from web.console.actions import game_or_404, perform
+from web.console.board import board_rows
+from web.permissions import ARBITER, DIRECTOR, role_require
+
+
+@login_required
+def game_console(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    game = game_or_404(slug, number)
+    role = role_require(request.user, game.event, DIRECTOR, ARBITER)
+    if role == ARBITER:
+        return redirect("console:slip_entry", slug=slug, number=number)
+    state = console_state(game=game, now=timezone.now())
+    return render(
+        request,
+        "console/game.html",
+        {"game": game, "event": game.event, "state": state, "rows": board_rows(game), "codes": RULING_CHOICES, "Status": Round.Status},
+    )
+
+
+@login_required
+@require_POST
+def game_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
+    game = game_or_404(slug, number)
+    try:
+        messages.success(request, perform(game, request.user, action, request.POST))
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+    target = "console:slip_entry" if action == "slip" else "console:game"
+    return redirect(target, slug=slug, number=number)
+
+
+@login_required
+def game_state(request: HttpRequest, slug: str, number: int) -> JsonResponse:
+    """What the console polls: status, clock and who has handed in (never what)."""
+    game = game_or_404(slug, number)
+    role_require(request.user, game.event, DIRECTOR, ARBITER)
+    state = console_state(game=game, now=timezone.now())
+    r = state.round
+    return JsonResponse(
+        {
+            "round": None if r is None else r.number,
+            "status": None if r is None else r.status,
+            "paused": bool(r and r.is_paused),
+            "remaining": state.remaining,
+            "slips": state.slips,
+            "missing": [{"table": p.table, "name": p.name} for p in state.missing],
+            "tops_ready": bool(r and r.tops_ready_at),
+        }
+    )
+
+
+MOVES_PER_PAGE = 200
+
+
+@login_required
+def round_moves(request: HttpRequest, slug: str, number: int, round_number: int) -> HttpResponse:
+    """Every legal move of a round, ranked (equal scores share a rank), a page at a time."""
+    game = game_or_404(slug, number)
+    role_require(request.user, game.event, DIRECTOR)
+    r = get_object_or_404(Round.objects.exclude(status=Round.Status.ANNULLED), game=game, number=round_number)
+    moves = round_moves_ranked(round=r)
+    asked = str(request.GET.get("page", "1"))
+    page = int(asked) if asked.isdigit() and int(asked) > 0 else 1
+    pages = max(1, -(-len(moves) // MOVES_PER_PAGE))
+    page = min(page, pages)
+    shown = moves[(page - 1) * MOVES_PER_PAGE : page * MOVES_PER_PAGE]
+    return render(request, "console/moves.html", {"game": game, "event": game.event, "round": r, "moves": shown, "total": len(moves), "page": page, "pages": pages})
+
+
+@login_required
+def game_audit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The game's whole audit log, newest first."""
+    game = game_or_404(slug, number)
+    role_require(request.user, game.event, DIRECTOR)
+    entries = AuditEntry.objects.filter(game=game).select_related("round").order_by("-at", "-pk")
+    return render(request, "console/audit.html", {"game": game, "event": game.event, "entries": entries})
+
+
+@login_required
+def slip_entry(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The arbiters' keyboard-fast form for paper slips: table, word, reference, score, Enter."""
+    game = game_or_404(slug, number)
+    role = role_require(request.user, game.event, DIRECTOR, ARBITER)
+    current = round_current(game)
+    state = console_state(game=game, now=timezone.now())
+    return render(request, "console/slip_entry.html", {"game": game, "event": game.event, "round": current, "state": state, "role": role})

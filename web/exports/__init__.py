@@ -1,0 +1,27 @@
+"""Exports: game and event workbooks (.xlsx) and the standings CSV.
+
+``base`` is the one openpyxl writer; ``sheets`` the sheets, each a generator of rows;
+``workbooks`` puts them together.
+"""
+
+from __future__ import annotations
+
+from web.exports.workbooks import (
+    event_sheets,
+    event_workbook_bytes,
+    event_workbook_write,
+    game_sheets,
+    game_workbook_bytes,
+    game_workbook_write,
+    standings_csv_write,
+)
+
+__all__ = [
+    "event_sheets",
+    "event_workbook_bytes",
+    "event_workbook_write",
+    "game_sheets",
+    "game_workbook_bytes",
+    "game_workbook_write",
+    "standings_csv_write",
+]

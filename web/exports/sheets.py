@@ -1,0 +1,213 @@
+"""The sheets of the game and event workbooks, each a generator of rows.
+
+The numbers come from ``arbiter.selectors.standings`` (ranks, totals, gaps, percentages) and
+from the Ruling rows as the arbitration left them (points, solo, penalty): nothing here
+applies a rule, the sheets only lay out what the services give. Only published rounds count,
+as in the standings.
+
+Racks are written as arbiters call them (``engine.tiles.rack_notation``): the tiles kept from
+the last rack, ``+``, the tiles drawn, e.g. ``ELT+MOO?``; a rack with no leftover, ``ELORTTW``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from openpyxl.chart import LineChart, Reference
+from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+
+from arbiter.selectors.standings import Standings
+from engine.tiles import rack_notation
+from tournament.models import Game, Round, Ruling
+from tournament.vocabulary import RULING_CHOICES, ruling_total
+from web.exports.base import Row, Sheet
+
+STANDINGS_HEADER = [
+    "Rank",
+    "Player",
+    "Club",
+    "Category",
+    "Total",
+    "Top %",
+    "Gap",
+    "Tops",
+    "Solos",
+    "Warnings",
+    "Penalties",
+]
+ROUNDS_HEADER = ["Round", "Rack", "Ref", "Word", "Score", "Cumulative", "Winner cumulative"]
+SLIPS_HEADER = [
+    "Player",
+    "Round",
+    "Word",
+    "Ref",
+    "Announced",
+    "Awarded",
+    "Ruling",
+    "Reason",
+    "Table",
+    "Move score",
+    "Points",
+    "Solo",
+    "Penalty",
+    "Warning",
+    "Amended",
+]
+PERCENT = "0.00"
+
+
+def _published(game: Game) -> list[Round]:
+    return list(
+        Round.objects.filter(game=game, status=Round.Status.PUBLISHED)
+        .order_by("number")
+        .only("pk", "number", "rack", "leftover", "played_ref", "played_word", "played_score")
+    )
+
+
+def _awarded(game: Game) -> dict[tuple[int, int], int]:
+    """{(player id, round id): points + solo - penalty} for the published rounds of ``game``."""
+    rows = Ruling.objects.filter(
+        round__game=game, round__status=Round.Status.PUBLISHED
+    ).values_list("player_id", "round_id", "points", "solo", "penalty")
+    return {(p, r): ruling_total(points=points, solo=solo, penalty=penalty) for p, r, points, solo, penalty in rows.iterator(2000)}
+
+
+def standings_sheet(standings: Standings, *, title: str = "Standings") -> Sheet:
+    def rows() -> Iterator[Row]:
+        for r in standings.rows:
+            yield (
+                r.rank,
+                r.name,
+                r.club,
+                r.category,
+                r.total,
+                r.top_pct,
+                r.gap,
+                r.tops,
+                r.solos,
+                r.warnings,
+                r.penalties,
+            )
+
+    return Sheet(title=title, header=STANDINGS_HEADER, rows=rows(), formats={5: PERCENT})
+
+
+def rounds_sheet(game: Game, standings: Standings, *, title: str = "Rounds") -> Sheet:
+    """One row per published round: the rack and the top played, the top's cumulative score
+    and the game winner's (the first row of the game's standings), charted side by side."""
+    published = _published(game)
+    winner = standings.rows[0] if standings.rows else None
+
+    def rows() -> Iterator[Row]:
+        awarded = _awarded(game) if winner is not None else {}
+        top = won = 0
+        for r in published:
+            top += r.played_score or 0
+            if winner is not None:
+                won += awarded.get((winner.player_id, r.pk), 0)
+            yield (
+                r.number,
+                rack_notation(r.rack, r.leftover),
+                r.played_ref,
+                r.played_word,
+                r.played_score,
+                top,
+                won if winner is not None else None,
+            )
+
+    def chart(ws: WriteOnlyWorksheet, count: int) -> None:
+        if not count:
+            return
+        line = LineChart()
+        line.title = f"Game {game.number}: the top and the winner"
+        line.y_axis.title = "Cumulative score"
+        line.x_axis.title = "Round"
+        data = Reference(ws, min_col=6, max_col=7, min_row=1, max_row=count + 1)
+        line.add_data(data, titles_from_data=True)
+        line.set_categories(Reference(ws, min_col=1, min_row=2, max_row=count + 1))
+        if winner is not None and len(line.series) == 2:
+            from openpyxl.chart.series import SeriesLabel
+
+            line.series[1].tx = SeriesLabel(v=f"Winner: {winner.name}")
+        line.width, line.height = 18, 9
+        ws.add_chart(line, "I2")
+
+    return Sheet(title=title, header=ROUNDS_HEADER, rows=rows(), finish=chart)
+
+
+def scores_sheet(game: Game, standings: Standings, *, title: str = "Scores") -> Sheet:
+    """One row per player (standings order), one column per published round headed by its
+    number: the points awarded in the round (points + solo - penalty); then the total."""
+    published = _published(game)
+
+    def rows() -> Iterator[Row]:
+        awarded = _awarded(game)
+        for s in standings.rows:
+            cells: list[int | None] = [awarded.get((s.player_id, r.pk)) for r in published]
+            yield (s.name, *cells, s.total)
+
+    header: list[str | int] = ["Player", *(r.number for r in published), "Total"]
+    return Sheet(title=title, header=header, rows=rows())
+
+
+def slips_sheet(game: Game, *, title: str = "Slips") -> Sheet:
+    """Every ruling of the published rounds, by round then table: the slip as handed in
+    (word, ref, announced score), the points awarded and the ruling with its reason."""
+    labels = dict(RULING_CHOICES)
+
+    def rows() -> Iterator[Row]:
+        rulings = (
+            Ruling.objects.filter(round__game=game, round__status=Round.Status.PUBLISHED)
+            .order_by("round__number", "player__table", "player__name", "pk")
+            .values_list(
+                "player__name",
+                "round__number",
+                "submission__word",
+                "submission__ref",
+                "submission__announced_score",
+                "points",
+                "solo",
+                "penalty",
+                "code",
+                "reason",
+                "player__table",
+                "move_score",
+                "warning",
+                "amended",
+            )
+        )
+        for (
+            name,
+            number,
+            word,
+            ref,
+            announced,
+            points,
+            solo,
+            penalty,
+            code,
+            reason,
+            table,
+            move_score,
+            warning,
+            amended,
+        ) in rulings.iterator(2000):
+            yield (
+                name,
+                number,
+                word or "",
+                ref or "",
+                announced,
+                ruling_total(points=points, solo=solo, penalty=penalty),
+                labels.get(code, code),
+                reason,
+                table,
+                move_score,
+                points,
+                solo,
+                penalty,
+                "yes" if warning else "",
+                "yes" if amended else "",
+            )
+
+    return Sheet(title=title, header=SLIPS_HEADER, rows=rows())

@@ -1,0 +1,181 @@
+"""Downloads and background exports: staff pages and API views.
+
+Who may: the accounts that see the event (``selectors.event_get_visible``: a superuser, or an
+account with a role in the event); anyone else gets a 404, as for the event page.
+"""
+
+from __future__ import annotations
+
+import io
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournament.models import Event, ExportJob, Game, Ruling
+from web.exports import event_workbook_bytes, game_workbook_bytes, standings_csv_write
+from web.exports.jobs import export_job_request
+from web.permissions import event_visible_or_404
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+# Above this many rulings the workbook is written in the background (a job with progress).
+DIRECT_MAX_RULINGS = getattr(settings, "EXPORT_DIRECT_MAX_RULINGS", 20_000)
+
+
+def _attachment(content: bytes, name: str, content_type: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+def _too_large(event: Event) -> bool:
+    return Ruling.objects.filter(round__game__event=event).count() > DIRECT_MAX_RULINGS
+
+
+def _job_json(request: HttpRequest, job: ExportJob) -> dict[str, object]:
+    return {
+        "id": job.pk,
+        "status": job.status,
+        "progress": job.progress,
+        "message": job.message,
+        "size": job.size,
+        "url": request.build_absolute_uri(
+            reverse("exports:export_job", args=[job.event.slug, job.pk])
+        ),
+        "download": request.build_absolute_uri(
+            reverse("exports:export_job_download", args=[job.event.slug, job.pk])
+        )
+        if job.status == ExportJob.Status.DONE
+        else None,
+    }
+
+
+# --- pages -----------------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def event_export_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
+    event = event_visible_or_404(request, slug)
+    if _too_large(event):
+        messages.info(request, "This event is large: its workbook is prepared in the background.")
+        return redirect("console:event_detail", slug=slug)
+    return _attachment(event_workbook_bytes(event=event), f"{event.slug}.xlsx", XLSX)
+
+
+@login_required
+@require_GET
+def game_export_xlsx(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    event = event_visible_or_404(request, slug)
+    game = get_object_or_404(Game, event=event, number=number)
+    return _attachment(game_workbook_bytes(game=game), f"{event.slug}-game-{number}.xlsx", XLSX)
+
+
+@login_required
+@require_GET
+def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    event = event_visible_or_404(request, slug)
+    out = io.StringIO()
+    standings_csv_write(event=event, out=out)
+    return _attachment(out.getvalue().encode("utf-8-sig"), f"{event.slug}-standings.csv", "text/csv; charset=utf-8")
+
+
+@login_required
+@require_POST
+def export_job_create(request: HttpRequest, slug: str) -> HttpResponse:
+    event = event_visible_or_404(request, slug)
+    game = None
+    if request.POST.get("game"):
+        game = get_object_or_404(Game, event=event, number=request.POST["game"])
+    job = export_job_request(event=event, game=game, actor=request.user)
+    return redirect("exports:export_job", slug=slug, job_id=job.pk)
+
+
+@login_required
+@require_GET
+def export_job_page(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
+    """The job's progress; the page reloads itself every 2 s until the job is finished."""
+    event = event_visible_or_404(request, slug)
+    job = get_object_or_404(ExportJob.objects.select_related("event", "game"), event=event, pk=job_id)
+    return render(request, "exports/export_job.html", {"event": event, "job": job})
+
+
+@login_required
+@require_GET
+def export_job_download(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
+    event = event_visible_or_404(request, slug)
+    job = get_object_or_404(ExportJob.objects.select_related("event", "game"), event=event, pk=job_id)
+    if job.status != ExportJob.Status.DONE or job.path is None or not job.path.exists():
+        raise Http404("This export is not ready.")
+    return FileResponse(job.path.open("rb"), as_attachment=True, filename=job.download_name, content_type=XLSX)
+
+
+# --- API (session-authenticated staff) ----------------------------------------------------------
+
+
+_JOB = inline_serializer(
+    name="ExportJob",
+    fields={
+        "id": serializers.IntegerField(),
+        "status": serializers.CharField(),
+        "progress": serializers.IntegerField(),
+        "message": serializers.CharField(),
+        "size": serializers.IntegerField(allow_null=True),
+        "url": serializers.URLField(),
+        "download": serializers.URLField(allow_null=True),
+    },
+)
+
+
+class EventExportApi(APIView):
+    """GET: the event workbook (.xlsx) straight away (small events; 409 with a hint for large
+    ones). POST: an export job (202), to poll at its ``url`` until ``download`` is set."""
+
+    @extend_schema(
+        operation_id="event_export_download",
+        summary="The event workbook (.xlsx), for events small enough to export at once",
+        responses={200: OpenApiResponse(OpenApiTypes.BINARY, description="The .xlsx workbook."), 409: OpenApiResponse(description="Too large: POST for a background export.")},
+    )
+    def get(self, request: Request, slug: str) -> HttpResponse:
+        event = event_visible_or_404(request, slug)
+        if _too_large(event):
+            return Response(
+                {"detail": "This event is large: POST here to prepare its workbook in the background."},
+                status=status.HTTP_409_CONFLICT,
+            )
+        return _attachment(event_workbook_bytes(event=event), f"{event.slug}.xlsx", XLSX)
+
+    @extend_schema(
+        operation_id="event_export_job_create",
+        summary="Start a background export of the event (or of one game)",
+        request=inline_serializer(name="ExportJobRequest", fields={"game": serializers.IntegerField(required=False)}),
+        responses={202: _JOB},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        event = event_visible_or_404(request, slug)
+        game = None
+        number = request.data.get("game") if hasattr(request.data, "get") else None
+        if number:
+            game = get_object_or_404(Game, event=event, number=number)
+        job = export_job_request(event=event, game=game, actor=request.user)
+        return Response(_job_json(request, job), status=status.HTTP_202_ACCEPTED)
+
+
+class ExportJobApi(APIView):
+    """GET: an export job's status and progress; ``download`` once it is done."""
+
+    @extend_schema(operation_id="event_export_job_status", summary="An export job's status and progress", responses={200: _JOB})
+    def get(self, request: Request, slug: str, job_id: int) -> Response:
+        event = event_visible_or_404(request, slug)
+        job = get_object_or_404(ExportJob.objects.select_related("event", "game"), event=event, pk=job_id)
+        return Response(_job_json(request, job))

@@ -1,0 +1,12 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from web.screen import views
+
+app_name = "screen"
+
+urlpatterns = [
+    path("events/<slug:slug>/screen/", views.screen, name="screen"),
+    path("events/<slug:slug>/screen/state.json", views.screen_state, name="state"),
+]

@@ -1,0 +1,16 @@
+"""The faces' URLs, mounted at the root by ``config.urls``."""
+
+from __future__ import annotations
+
+from django.urls import include, path
+
+from web.api.urls import play_patterns, staff_patterns
+
+urlpatterns = [
+    path("", include("web.console.urls")),  # first: "events/new/" is not an event's slug
+    path("", include("web.play.urls")),
+    path("", include("web.screen.urls")),
+    path("", include("web.exports.urls")),
+    path("api/v1/", include((play_patterns, "play_api"))),
+    path("api/v1/", include((staff_patterns, "staff_api"))),
+]
