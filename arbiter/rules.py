@@ -21,7 +21,16 @@ from tournament.vocabulary import RulingCode, ruling_total
 
 Code = RulingCode  # the ruling codes, as the rulings name them
 
-FITTING_FAULTS = frozenset({Fault.OFF_BOARD, Fault.CLASH, Fault.NO_TILE, Fault.GAP, Fault.NOT_CONNECTED, Fault.MISSES_CENTRE})
+FITTING_FAULTS = frozenset(
+    {
+        Fault.OFF_BOARD,
+        Fault.CLASH,
+        Fault.NO_TILE,
+        Fault.GAP,
+        Fault.NOT_CONNECTED,
+        Fault.MISSES_CENTRE,
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -73,7 +82,9 @@ class RoundJudge:
     top_score: int
     score_counts: Mapping[int, int]
     policy: Policy = field(default_factory=Policy)
-    _placements: dict[tuple[str, Direction | None], list[Verdict]] = field(default_factory=dict, repr=False)
+    _placements: dict[tuple[str, Direction | None], list[Verdict]] = field(
+        default_factory=dict, repr=False
+    )
 
     def rank(self, score: int) -> int:
         return 1 + sum(n for s, n in self.score_counts.items() if s > score)
@@ -97,12 +108,26 @@ class RoundJudge:
             return self._wrong_reference(word, slip, None, str(exc))
         if direction is None:
             return self._wrong_reference(word, slip, None, "the slip gives no reference")
-        verdict = validate(self.board, Move(row, col, direction, word), rack=self.rack, lexicon=self.lexicon, tiles=self.tiles)
+        verdict = validate(
+            self.board,
+            Move(row, col, direction, word),
+            rack=self.rack,
+            lexicon=self.lexicon,
+            tiles=self.tiles,
+        )
         faults = set(verdict.faults())
         if faults & FITTING_FAULTS:
             if not any(self._placements_of(word, None)):
-                return Ruled(Code.DOES_NOT_FIT, f"{word} fits nowhere on the board with this rack ({_first(verdict)}): 0")
-            return self._wrong_reference(word, slip, direction, f"{word} does not fit at {slip.ref.strip().upper()} ({_first(verdict)})")
+                return Ruled(
+                    Code.DOES_NOT_FIT,
+                    f"{word} fits nowhere on the board with this rack ({_first(verdict)}): 0",
+                )
+            return self._wrong_reference(
+                word,
+                slip,
+                direction,
+                f"{word} does not fit at {slip.ref.strip().upper()} ({_first(verdict)})",
+            )
         return self._placed(verdict, slip)
 
     # -- the cases ---------------------------------------------------------------------------
@@ -110,14 +135,32 @@ class RoundJudge:
     def _placed(self, verdict: Verdict, slip: Slip, *, reason: str = "") -> Ruled:
         placed = tuple(sorted(verdict.placed))
         if Fault.NOT_ON_RACK in verdict.faults():
-            return Ruled(Code.NOT_ON_RACK, f"{_message(verdict, Fault.NOT_ON_RACK)}: 0", move_score=verdict.score, placed=placed)
+            return Ruled(
+                Code.NOT_ON_RACK,
+                f"{_message(verdict, Fault.NOT_ON_RACK)}: 0",
+                move_score=verdict.score,
+                placed=placed,
+            )
         if Fault.NOT_IN_LEXICON in verdict.faults():
-            return Ruled(Code.INVALID_WORD, f"{_message(verdict, Fault.NOT_IN_LEXICON)}: 0", move_score=verdict.score, placed=placed)
+            return Ruled(
+                Code.INVALID_WORD,
+                f"{_message(verdict, Fault.NOT_IN_LEXICON)}: 0",
+                move_score=verdict.score,
+                placed=placed,
+            )
         score = verdict.score
         found = score == self.top_score
         rank = self.rank(score)
         if slip.announced == score:
-            return Ruled(Code.VALID, reason or f"valid: {score}", score, score, rank=rank, found_top=found, placed=placed)
+            return Ruled(
+                Code.VALID,
+                reason or f"valid: {score}",
+                score,
+                score,
+                rank=rank,
+                found_top=found,
+                placed=placed,
+            )
         said = "no score announced" if slip.announced is None else f"announced {slip.announced}"
         return Ruled(
             Code.VALID_WARNING,
@@ -138,14 +181,18 @@ class RoundJudge:
         if valid:
             best = max(valid, key=lambda v: v.score)
             where = best.move.ref if best.move else ""
-            return self._placed(best, slip, reason=f"first move credited at its best position {where}: {best.score}")
+            return self._placed(
+                best, slip, reason=f"first move credited at its best position {where}: {best.score}"
+            )
         attempts = self._attempts_of(word, Direction.ACROSS)
         placeable = [v for v in attempts if v.placeable]
         if not placeable:
             return Ruled(Code.DOES_NOT_FIT, f"{word} cannot be placed through the centre: 0")
         return self._placed(max(placeable, key=lambda v: v.score), slip)
 
-    def _wrong_reference(self, word: str, slip: Slip, direction: Direction | None, why: str) -> Ruled:
+    def _wrong_reference(
+        self, word: str, slip: Slip, direction: Direction | None, why: str
+    ) -> Ruled:
         """Since 2016, from round 2: a wrong or missing reference costs a penalty instead of
         zero when the word is in full and the announced score is that of a legal placement of
         the word in that direction; with the score also wrong it stays zero."""
@@ -183,7 +230,11 @@ class RoundJudge:
                         continue
                     row, col = (line, start) if d is Direction.ACROSS else (start, line)
                     move = Move(row, col, d, word)
-                    out.append(validate(self.board, move, rack=self.rack, lexicon=self.lexicon, tiles=self.tiles))
+                    out.append(
+                        validate(
+                            self.board, move, rack=self.rack, lexicon=self.lexicon, tiles=self.tiles
+                        )
+                    )
         return out
 
     def _placements_of(self, word: str, direction: Direction | None) -> list[Verdict]:

@@ -32,7 +32,24 @@ from tournament.services.events import event_create
 from tournament.services.games import game_create
 from tournament.services.players import player_register
 
-FIRST_NAMES = ["Ada", "Basile", "Chloé", "Dmitri", "Elif", "Farid", "Gwen", "Hugo", "Ines", "Jonas", "Kiri", "Léa", "Mateo", "Nora", "Oskar", "Priya"]
+FIRST_NAMES = [
+    "Ada",
+    "Basile",
+    "Chloé",
+    "Dmitri",
+    "Elif",
+    "Farid",
+    "Gwen",
+    "Hugo",
+    "Ines",
+    "Jonas",
+    "Kiri",
+    "Léa",
+    "Mateo",
+    "Nora",
+    "Oskar",
+    "Priya",
+]
 CLUBS = ["Lyon Duplicate", "Liège Scrabble", "Montréal Club", "Genève Mots", "Dakar Lettres"]
 
 
@@ -64,7 +81,9 @@ def _wrong_ref(move: ScoredMove) -> str:
     return format_ref(row, min(col + 1, 14), m.direction)
 
 
-def _slip_for(moves: list[ScoredMove], skill: float, mix: Mix, rng: random.Random) -> tuple[str, str, int | None]:
+def _slip_for(
+    moves: list[ScoredMove], skill: float, mix: Mix, rng: random.Random
+) -> tuple[str, str, int | None]:
     """(word, ref, announced score) for one simulated player."""
     if rng.random() < skill or len(moves) == 1:
         move = moves[0]
@@ -81,7 +100,15 @@ def _slip_for(moves: list[ScoredMove], skill: float, mix: Mix, rng: random.Rando
     return word, ref, score
 
 
-def simulate_event(*, players: int, games: int, seed: int, round_seconds: int = 180, mix: Mix | None = None, start: dt.datetime | None = None) -> dict[str, Any]:
+def simulate_event(
+    *,
+    players: int,
+    games: int,
+    seed: int,
+    round_seconds: int = 180,
+    mix: Mix | None = None,
+    start: dt.datetime | None = None,
+) -> dict[str, Any]:
     """Create an event, play it, and return a summary (what ``simulate_event --json`` prints)."""
     if players < 1 or games < 1:
         raise ValueError("an event needs at least one player and one game")
@@ -90,7 +117,12 @@ def simulate_event(*, players: int, games: int, seed: int, round_seconds: int = 
     began = time.perf_counter()
     now = start or timezone.now().replace(microsecond=0)
     arbiter, _ = get_user_model().objects.get_or_create(username="simulated-arbiter")
-    event = event_create(name=f"Rehearsal {seed} ({players} players)", starts_on=now.date(), actor=None, round_seconds=round_seconds)
+    event = event_create(
+        name=f"Rehearsal {seed} ({players} players)",
+        starts_on=now.date(),
+        actor=None,
+        round_seconds=round_seconds,
+    )
     roster = [
         player_register(
             event=event,
@@ -126,9 +158,20 @@ def simulate_event(*, players: int, games: int, seed: int, round_seconds: int = 
     return _summary(event, rounds_played, refused, time.perf_counter() - began)
 
 
-def _play_round(round: Round, roster: list[Player], skills: dict[int, float], mix: Mix, rng: random.Random, now: dt.datetime, arbiter: Any, refused: Counter[str]) -> None:  # noqa: A002
+def _play_round(
+    round: Round,
+    roster: list[Player],
+    skills: dict[int, float],
+    mix: Mix,
+    rng: random.Random,
+    now: dt.datetime,
+    arbiter: Any,
+    refused: Counter[str],
+) -> None:
     game = round.game
-    moves = generate(board_of(game), round.rack, lexicon_for(game.lexicon), TileSet.load(game.tile_set))
+    moves = generate(
+        board_of(game), round.rack, lexicon_for(game.lexicon), TileSet.load(game.tile_set)
+    )
     if not moves:
         return
     assert round.deadline is not None
@@ -142,18 +185,38 @@ def _play_round(round: Round, roster: list[Player], skills: dict[int, float], mi
         late_phone = not late_paper and roll < mix.missing + mix.late
         try:
             if late_paper:
-                slip_submit(player=player, round=round, word=word, ref=ref, score=score, at=round.deadline + dt.timedelta(seconds=40), source=Submission.Source.ARBITER, entered_by=arbiter, late=True)
+                slip_submit(
+                    player=player,
+                    round=round,
+                    word=word,
+                    ref=ref,
+                    score=score,
+                    at=round.deadline + dt.timedelta(seconds=40),
+                    source=Submission.Source.ARBITER,
+                    entered_by=arbiter,
+                    late=True,
+                )
             else:
-                at = round.deadline + dt.timedelta(seconds=30) if late_phone else now + dt.timedelta(seconds=rng.uniform(5, seconds - 1))
+                at = (
+                    round.deadline + dt.timedelta(seconds=30)
+                    if late_phone
+                    else now + dt.timedelta(seconds=rng.uniform(5, seconds - 1))
+                )
                 slip_submit(player=player, round=round, word=word, ref=ref, score=score, at=at)
         except SlipRefused as exc:
             refused[str(exc.code or "refused")] += 1
 
 
-def _summary(event: Event, rounds_played: int, refused: Counter[str], seconds: float) -> dict[str, Any]:
+def _summary(
+    event: Event, rounds_played: int, refused: Counter[str], seconds: float
+) -> dict[str, Any]:
     standings = standings_event(event=event)
     winner = standings.rows[0] if standings.rows else None
-    codes = Counter(Ruling.objects.filter(round__game__event=event, round__status=Round.Status.PUBLISHED).values_list("code", flat=True))
+    codes = Counter(
+        Ruling.objects.filter(
+            round__game__event=event, round__status=Round.Status.PUBLISHED
+        ).values_list("code", flat=True)
+    )
     return {
         "event": event.pk,
         "slug": event.slug,
@@ -161,7 +224,9 @@ def _summary(event: Event, rounds_played: int, refused: Counter[str], seconds: f
         "games": Game.objects.filter(event=event).count(),
         "rounds": rounds_played,
         "top_total": standings.top_total,
-        "winner": None if winner is None else {"name": winner.name, "total": winner.total, "top_pct": winner.top_pct},
+        "winner": None
+        if winner is None
+        else {"name": winner.name, "total": winner.total, "top_pct": winner.top_pct},
         "rulings": dict(sorted(codes.items())),
         "refused_slips": dict(sorted(refused.items())),
         "seconds": round(seconds, 2),

@@ -52,17 +52,19 @@ def board_of(game: Game) -> Board:
     return Board.from_lines(list(game.board), Layout.load(game.board_layout))
 
 
-def board_before(round: Round) -> Board:  # noqa: A002
+def board_before(round: Round) -> Board:
     """The board a round was played on: the moves of the published rounds before it."""
     game = round.game
     board = Board(Layout.load(game.board_layout))
-    for earlier in game.rounds.filter(status=Round.Status.PUBLISHED, number__lt=round.number).order_by("number"):
+    for earlier in game.rounds.filter(
+        status=Round.Status.PUBLISHED, number__lt=round.number
+    ).order_by("number"):
         if earlier.played_word:
             board.play(Move.from_ref(earlier.played_ref, earlier.played_word))
     return board
 
 
-def round_record(round: Round) -> RoundRecord:  # noqa: A002 - the domain's word
+def round_record(round: Round) -> RoundRecord:
     return RoundRecord(
         number=round.number,
         rack=round.rack,
@@ -76,7 +78,11 @@ def round_record(round: Round) -> RoundRecord:  # noqa: A002 - the domain's word
 
 def engine_game(game: Game, rounds: Iterable[Round] | None = None) -> DuplicateGame:
     """The engine's state after the game's published rounds, waiting for the next rack."""
-    published = rounds if rounds is not None else game.rounds.filter(status=Round.Status.PUBLISHED).order_by("number")
+    published = (
+        rounds
+        if rounds is not None
+        else game.rounds.filter(status=Round.Status.PUBLISHED).order_by("number")
+    )
     try:
         return DuplicateGame.from_rounds(
             [round_record(r) for r in published],
@@ -86,7 +92,9 @@ def engine_game(game: Game, rounds: Iterable[Round] | None = None) -> DuplicateG
             seed=game.seed if game.seed is not None else 0,
         )
     except EngineError as exc:
-        raise ApplicationError(f"Game {game.number}: the stored rounds do not replay: {exc}") from None
+        raise ApplicationError(
+            f"Game {game.number}: the stored rounds do not replay: {exc}"
+        ) from None
 
 
 def predrawn_check(document: Any, event: Event) -> dict[str, Any]:
@@ -94,9 +102,13 @@ def predrawn_check(document: Any, event: Event) -> dict[str, Any]:
     and board, round by round, before rooms play it. Returns the document; says which round
     is wrong otherwise."""
     if not isinstance(document, dict) or "rounds" not in document:
-        raise ApplicationError('A pre-drawn game is the JSON document of "python -m engine game --json" (with "tiles" and "rounds").')
+        raise ApplicationError(
+            'A pre-drawn game is the JSON document of "python -m engine game --json" (with "tiles" and "rounds").'
+        )
     if document.get("tiles") != event.tile_set:
-        raise ApplicationError(f"The pre-drawn game uses the {document.get('tiles')!r} tiles; this event plays {event.tile_set!r}.")
+        raise ApplicationError(
+            f"The pre-drawn game uses the {document.get('tiles')!r} tiles; this event plays {event.tile_set!r}."
+        )
     try:
         replay(document, lexicon=lexicon_for(event.lexicon), layout=Layout.load(event.board_layout))  # type: ignore[arg-type]
     except (EngineError, KeyError, TypeError, ValueError) as exc:

@@ -45,7 +45,9 @@ def positions(games: int, lexicon: Lexicon, tiles: TileSet) -> list[Board]:
 
 
 def unseen(board: Board, tiles: TileSet) -> list[str]:
-    on_board = Counter(BLANK if ch.islower() else ch for line in board.to_lines() for ch in line if ch != ".")
+    on_board = Counter(
+        BLANK if ch.islower() else ch for line in board.to_lines() for ch in line if ch != "."
+    )
     left = Counter(tiles.counts)
     left.subtract(on_board)
     return [t for t, n in sorted(left.items()) for _ in range(max(n, 0)) if t != BLANK]
@@ -54,13 +56,22 @@ def unseen(board: Board, tiles: TileSet) -> list[str]:
 def cached_load_seconds() -> float:
     code = "import time; t = time.perf_counter(); from engine.lexicon import Lexicon; Lexicon.load(); print(time.perf_counter() - t)"
     Lexicon.load()  # make sure the cache exists
-    runs = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout) for _ in range(3)]
+    runs = [
+        float(
+            subprocess.run(
+                [sys.executable, "-c", code], capture_output=True, text=True, check=True
+            ).stdout
+        )
+        for _ in range(3)
+    ]
     return statistics.median(runs)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=4, help="autoplayed games to take positions from")
+    parser.add_argument(
+        "--games", type=int, default=4, help="autoplayed games to take positions from"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
@@ -98,7 +109,9 @@ def main() -> int:
         print(f"{len(boards)} mid-game positions from {args.games} autoplayed games (rounds 5-14)")
         for b in times:
             line = report["top_ms"][f"{b}_blanks"]  # type: ignore[index]
-            print(f"  top, {b} blank(s): median {line['median']:8.2f} ms   worst {line['worst']:8.2f} ms   (target median <= {TARGETS_MS[b]:.0f} ms)")
+            print(
+                f"  top, {b} blank(s): median {line['median']:8.2f} ms   worst {line['worst']:8.2f} ms   (target median <= {TARGETS_MS[b]:.0f} ms)"
+            )
         print(f"  lexicon load from cache (fresh process): {load:.3f} s   (target < 0.5 s)")
         print(f"  peak resident memory: {peak_mb:.1f} MB   (target < 300 MB)")
     return 0

@@ -27,7 +27,9 @@ sys.path.insert(0, str(ROOT))
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1000)
-    parser.add_argument("--round", type=int, default=6, help="which round of the game to time (default 6, mid-game)")
+    parser.add_argument(
+        "--round", type=int, default=6, help="which round of the game to time (default 6, mid-game)"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
@@ -55,7 +57,9 @@ def main() -> int:
     call_command("migrate", verbosity=0)
     start = dt.datetime(2026, 5, 1, 20, 0, tzinfo=dt.UTC)
     event = event_create(name="Bench", starts_on=start.date(), actor=None)
-    Player.objects.bulk_create([Player(event=event, name=f"Player {i}", table=i + 1) for i in range(args.players)])
+    Player.objects.bulk_create(
+        [Player(event=event, name=f"Player {i}", table=i + 1) for i in range(args.players)]
+    )
     players = list(Player.objects.filter(event=event))
     game = game_create(event=event, actor=None, seed=2026)
     now = start
@@ -63,7 +67,9 @@ def main() -> int:
         r = clock.round_open(round=racks.round_draw(game=game, actor=None), actor=None, now=now)
         now = r.deadline + dt.timedelta(seconds=event.grace_seconds)
         clock.round_close(round_id=r.pk, now=now)
-        publishing.round_publish(round=scoring.round_score(round_id=r.pk, now=now), actor=None, now=now)
+        publishing.round_publish(
+            round=scoring.round_score(round_id=r.pk, now=now), actor=None, now=now
+        )
         game.refresh_from_db()
     r = clock.round_open(round=racks.round_draw(game=game, actor=None), actor=None, now=now)
     scoring.round_tops_compute(round_id=r.pk, now=now)  # done by the tops queue during the round
@@ -75,7 +81,14 @@ def main() -> int:
     for p in players:
         word, ref, score = simulation._slip_for(moves, rng.uniform(0.15, 0.85), mix, rng)
         try:
-            slip_submit(player=p, round=r, word=word, ref=ref, score=score, at=now + dt.timedelta(seconds=rng.uniform(5, 170)))
+            slip_submit(
+                player=p,
+                round=r,
+                word=word,
+                ref=ref,
+                score=score,
+                at=now + dt.timedelta(seconds=rng.uniform(5, 170)),
+            )
             slips += 1
         except SlipRefused:
             pass
@@ -113,7 +126,9 @@ def main() -> int:
     if args.json:
         print(json.dumps(report))
     else:
-        print(f"{report['database']}: {slips} slips from {len(players)} players, round {r.number} (rack {r.rack}, {r.moves_total} legal moves)")
+        print(
+            f"{report['database']}: {slips} slips from {len(players)} players, round {r.number} (rack {r.rack}, {r.moves_total} legal moves)"
+        )
         print(f"  deadline -> published results: {total:.3f} s   (target <= 2 s)")
         for k, v in timings.items():
             print(f"    {k:<16} {v:.3f} s")

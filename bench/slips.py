@@ -186,9 +186,15 @@ def main() -> int:
     server: subprocess.Popen | None = None
     try:
         call_command("migrate", verbosity=0)
-        event = event_create(name="Bench", starts_on=timezone.now().date(), actor=None, round_seconds=ROUND_SECONDS)
-        Player.objects.bulk_create([Player(event=event, name=f"Phone {i}", table=i + 1) for i in range(args.phones)])
-        tokens = list(Player.objects.filter(event=event).order_by("table").values_list("token", flat=True))
+        event = event_create(
+            name="Bench", starts_on=timezone.now().date(), actor=None, round_seconds=ROUND_SECONDS
+        )
+        Player.objects.bulk_create(
+            [Player(event=event, name=f"Phone {i}", table=i + 1) for i in range(args.phones)]
+        )
+        tokens = list(
+            Player.objects.filter(event=event).order_by("table").values_list("token", flat=True)
+        )
         game = game_create(event=event, actor=None, seed=2026)
         drawn = racks.round_draw(game=game, actor=None)
         assert drawn is not None
@@ -196,7 +202,20 @@ def main() -> int:
         port = _free_port()
         log = (folder / "gunicorn.log").open("w")
         server = subprocess.Popen(
-            [str(ROOT / ".venv/bin/gunicorn"), "config.wsgi", "-w", "4", "-k", "gthread", "--threads", "8", "-b", f"{HOST}:{port}", "--log-level", "warning"],
+            [
+                str(ROOT / ".venv/bin/gunicorn"),
+                "config.wsgi",
+                "-w",
+                "4",
+                "-k",
+                "gthread",
+                "--threads",
+                "8",
+                "-b",
+                f"{HOST}:{port}",
+                "--log-level",
+                "warning",
+            ],
             cwd=ROOT,
             env=env,
             stdout=log,
@@ -211,9 +230,17 @@ def main() -> int:
         window_start = time.monotonic() + remaining - args.window
         rng = random.Random(2026)
         schedule = sorted(window_start + rng.uniform(0, args.window - 0.5) for _ in tokens)
-        bodies = [json.dumps({"round": opened.number, "ref": "H8", "word": word, "score": rng.randint(0, 80)}).encode() for _ in tokens]
-        print(f"{args.phones} phones, round {opened.number} (rack {opened.rack}), firing in the last {args.window:.0f} s "
-              f"({'PostgreSQL' if database_url else 'SQLite'}, {'Redis' if redis else 'LocMem'} cache) ...", file=sys.stderr)
+        bodies = [
+            json.dumps(
+                {"round": opened.number, "ref": "H8", "word": word, "score": rng.randint(0, 80)}
+            ).encode()
+            for _ in tokens
+        ]
+        print(
+            f"{args.phones} phones, round {opened.number} (rack {opened.rack}), firing in the last {args.window:.0f} s "
+            f"({'PostgreSQL' if database_url else 'SQLite'}, {'Redis' if redis else 'LocMem'} cache) ...",
+            file=sys.stderr,
+        )
         with ThreadPoolExecutor(max_workers=min(args.phones, 400)) as pool:
             results = list(pool.map(_post, [port] * len(tokens), tokens, bodies, schedule))
         accepted = sum(1 for status, _, _ in results if status == 201)
@@ -255,7 +282,11 @@ def main() -> int:
         )
         for answer, count in figures["other_answers"].items():
             print(f"  {count} x {answer}")
-    ok = figures["lost"] == 0 and figures["accepted_201"] == figures["phones"] and figures["p99_ms"] < 500
+    ok = (
+        figures["lost"] == 0
+        and figures["accepted_201"] == figures["phones"]
+        and figures["p99_ms"] < 500
+    )
     return 0 if ok else 1
 
 

@@ -170,7 +170,9 @@ CELERY_DIR = VAR_DIR / "celery"
 # The cache holds the API's rate-limit buckets and the standings shown to phones: shared by
 # every process through Redis when there is one, per process (LocMem) otherwise.
 if REDIS_URL is not None:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
 EMBEDDED_BROKER = REDIS_URL is None
 if REDIS_URL is None:
     CELERY_BROKER_URL = "filesystem://"
@@ -199,7 +201,10 @@ CELERY_TASK_DEFAULT_QUEUE = "celery"
 # whatever became of its countdown task; ``ROUNDS_SWEEP_SECONDS`` sets how often it runs.
 ROUNDS_SWEEP_SECONDS = env_int("ROUNDS_SWEEP_SECONDS", 5)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
-    "arbiter-rounds-sweep": {"task": "arbiter.rounds_sweep", "schedule": float(ROUNDS_SWEEP_SECONDS)},
+    "arbiter-rounds-sweep": {
+        "task": "arbiter.rounds_sweep",
+        "schedule": float(ROUNDS_SWEEP_SECONDS),
+    },
 }
 
 # --- The game -------------------------------------------------------------------------------

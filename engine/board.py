@@ -107,14 +107,18 @@ class Board:
         return cls.from_lines(text.splitlines(), layout)
 
     def to_lines(self) -> list[str]:
-        return ["".join(ch or "." for ch in self._cells[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)]
+        return [
+            "".join(ch or "." for ch in self._cells[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)
+        ]
 
     def __getitem__(self, square: tuple[int, int]) -> str:
         row, col = square
         return self._cells[row * SIZE + col]
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Board) and self._cells == other._cells and self.layout == other.layout
+        return (
+            isinstance(other, Board) and self._cells == other._cells and self.layout == other.layout
+        )
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -145,14 +149,18 @@ class Board:
         for r, c, ch in move.squares():
             here = self._cells[r * SIZE + c]
             if here and here.upper() != ch.upper():
-                raise PlacementError(f"move {move}: square {'ABCDEFGHIJKLMNO'[r]}{c + 1} holds {here}, not {ch}")
+                raise PlacementError(
+                    f"move {move}: square {'ABCDEFGHIJKLMNO'[r]}{c + 1} holds {here}, not {ch}"
+                )
             if not here:
                 placed.append((r, c, ch))
         for r, c, ch in placed:
             self._cells[r * SIZE + c] = ch
         return placed
 
-    def lines(self, direction: Direction) -> tuple[list[list[str]], list[list[int]], list[list[int]]]:
+    def lines(
+        self, direction: Direction
+    ) -> tuple[list[list[str]], list[list[int]], list[list[int]]]:
         """The board read in ``direction``: (tiles, letter multipliers, word multipliers), each
         15 lines of 15 squares. For DOWN, line i is column i and position j is row j."""
         tiles = [self._cells[r * SIZE : (r + 1) * SIZE] for r in range(SIZE)]

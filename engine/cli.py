@@ -180,7 +180,9 @@ def _batch_line(line: str, lexicon: Lexicon, tiles: TileSet, layout: Layout) -> 
 
 
 def _print_game(game: DuplicateGame, out: TextIO) -> None:
-    out.write(f"Duplicate game: seed {game.seed}, tiles {game.tiles.code}, lexicon {game.lexicon.name}\n\n")
+    out.write(
+        f"Duplicate game: seed {game.seed}, tiles {game.tiles.code}, lexicon {game.lexicon.name}\n\n"
+    )
     out.write(f"{'round':>5}  {'rack':<10} {'ref':<4} {'word':<16}{'score':>6}{'total':>7}\n")
     total = 0
     for r in game.rounds:

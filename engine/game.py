@@ -297,7 +297,9 @@ class DuplicateGame:
         if reason is not None:
             self._end(reason)
             return None
-        draw = draw_rack(self.bag, self.leftover, self.round_number, self.round_rng(redraw), self.tiles)
+        draw = draw_rack(
+            self.bag, self.leftover, self.round_number, self.round_rng(redraw), self.tiles
+        )
         if draw is None:  # exhausted() said otherwise: cannot happen
             raise EngineError(
                 f"round {self.round_number}: no rack from {self.leftover + self.bag.contents}"

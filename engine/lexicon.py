@@ -49,7 +49,15 @@ class Lexicon:
 
     __slots__ = ("name", "key", "mask", "first", "target", "gaddag", "height", "words")
 
-    def __init__(self, name: str, key: str, dawg: Arrays, gaddag: Arrays, words: int, height: list[int] | None = None):
+    def __init__(
+        self,
+        name: str,
+        key: str,
+        dawg: Arrays,
+        gaddag: Arrays,
+        words: int,
+        height: list[int] | None = None,
+    ):
         self.name = name
         self.key = key
         self.mask, self.first, self.target = dawg
@@ -72,7 +80,13 @@ class Lexicon:
         """Compile a list of words in memory (no cache): for tests and small lists."""
         text = "\n".join(words).encode()
         clean = _clean(text.decode(), name)
-        return cls(name, hashlib.sha256(text).hexdigest(), _compile(clean), _compile(_gaddag_strings(clean)), len(clean))
+        return cls(
+            name,
+            hashlib.sha256(text).hexdigest(),
+            _compile(clean),
+            _compile(_gaddag_strings(clean)),
+            len(clean),
+        )
 
     def child(self, node: int, letter: int) -> int:
         """The node reached from ``node`` by letter index 0-25, or -1."""
@@ -144,7 +158,9 @@ def _clean(text: str, name: str) -> list[str]:
         if not word:
             continue
         if not (word.isascii() and word.isalpha()):
-            raise LexiconError(f"lexicon {name!r}, line {number}: {raw.strip()[:40]!r} is not a word of letters A-Z")
+            raise LexiconError(
+                f"lexicon {name!r}, line {number}: {raw.strip()[:40]!r} is not a word of letters A-Z"
+            )
         if MIN_LEN <= len(word) <= MAX_LEN:
             words.add(word.upper())
     if not words:
@@ -346,8 +362,12 @@ def _load_cached(source: str) -> Lexicon:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.lexicon", description=__doc__.splitlines()[0])
-    parser.add_argument("--warm", action="store_true", help="compile the lexicon into the disk cache")
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.lexicon", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument(
+        "--warm", action="store_true", help="compile the lexicon into the disk cache"
+    )
     parser.add_argument("--lexicon", default=DEFAULT, help="enable (default) or a word-list file")
     args = parser.parse_args(argv)
     try:

@@ -22,7 +22,9 @@ class Move:
     def parse(cls, text: str) -> Move:
         parts = text.split()
         if len(parts) != 2:
-            raise NotationError(f"move {text!r} must be a grid reference and a word, like 'H8 WORD'")
+            raise NotationError(
+                f"move {text!r} must be a grid reference and a word, like 'H8 WORD'"
+            )
         return cls.from_ref(parts[0], parts[1])
 
     @classmethod

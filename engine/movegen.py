@@ -100,7 +100,9 @@ class _Collector:
         self.found.append(raw)
 
 
-def _search(board: Board, rack: str, lexicon: Lexicon, tiles: TileSet, keep: int | None) -> list[Raw]:
+def _search(
+    board: Board, rack: str, lexicon: Lexicon, tiles: TileSet, keep: int | None
+) -> list[Raw]:
     """Run the generator over every line of the board in each direction."""
     values = [tiles.values.get(ch, 0) for ch in _LETTER_CHARS]
     counts = _rack_counts(rack)
@@ -119,7 +121,18 @@ def _search(board: Board, rack: str, lexicon: Lexicon, tiles: TileSet, keep: int
             anc = anchors(codes)
         for li in range(SIZE):
             if any(anc[li]):
-                line = _Line(int(direction), li, codes[li], vals[li], tl[li], lml[li], wml[li], xmask[li], xscore[li], anc[li])
+                line = _Line(
+                    int(direction),
+                    li,
+                    codes[li],
+                    vals[li],
+                    tl[li],
+                    lml[li],
+                    wml[li],
+                    xmask[li],
+                    xscore[li],
+                    anc[li],
+                )
                 _search_line(line, lexicon, values, counts, collector)
     return collector.found
 
@@ -153,7 +166,14 @@ def _search_line(
     mask, first, target = lexicon.gaddag
     d, li = line.direction, line.index
     code, val, chars, lm, wm, xm, xs, is_anchor = (
-        line.code, line.val, line.chars, line.lm, line.wm, line.xm, line.xs, line.anchor,
+        line.code,
+        line.val,
+        line.chars,
+        line.lm,
+        line.wm,
+        line.xm,
+        line.xs,
+        line.anchor,
     )
     left: list[str] = []  # letters from the anchor leftwards
     right: list[str] = []  # letters right of the anchor
@@ -172,7 +192,9 @@ def _search_line(
                     return
         out.add(score, (score, d, li, start, "".join(reversed(left)) + "".join(right), ntiles))
 
-    def go_right(pos: int, node: int, msum: int, wmul: int, xsum: int, ntiles: int, rmask: int) -> None:
+    def go_right(
+        pos: int, node: int, msum: int, wmul: int, xsum: int, ntiles: int, rmask: int
+    ) -> None:
         depth = len(right)
         while pos < SIZE and code[pos] >= 0:  # follow tiles already on the board
             c = code[pos]
@@ -233,7 +255,9 @@ def _search_line(
                     counts[26] += 1
         del right[depth:]
 
-    def covered(pos: int, node: int, msum: int, wmul: int, xsum: int, ntiles: int, rmask: int) -> None:
+    def covered(
+        pos: int, node: int, msum: int, wmul: int, xsum: int, ntiles: int, rmask: int
+    ) -> None:
         """``pos`` is now the leftmost square covered: end the word here, or cross the
         separator and go right, or go on leftwards."""
         if pos > 0 and code[pos - 1] >= 0:  # a tile on the left must be part of the word
@@ -241,18 +265,36 @@ def _search_line(
             m = mask[node]
             if (m >> c) & 1:
                 left.append(chars[pos - 1])
-                covered(pos - 1, target[first[node] + (m & ((1 << c) - 1)).bit_count()], msum + val[pos - 1], wmul, xsum, ntiles, rmask)
+                covered(
+                    pos - 1,
+                    target[first[node] + (m & ((1 << c) - 1)).bit_count()],
+                    msum + val[pos - 1],
+                    wmul,
+                    xsum,
+                    ntiles,
+                    rmask,
+                )
                 left.pop()
             return
         m = mask[node]
         if m & TERMINAL and right_free and len(left) >= 2:
             record(msum * wmul + xsum, pos, ntiles)
         if m & SEP_BIT and a < SIZE - 1:
-            go_right(a + 1, target[first[node] + (m & (SEP_BIT - 1)).bit_count()], msum, wmul, xsum, ntiles, rmask)
+            go_right(
+                a + 1,
+                target[first[node] + (m & (SEP_BIT - 1)).bit_count()],
+                msum,
+                wmul,
+                xsum,
+                ntiles,
+                rmask,
+            )
         if pos > 0 and (rmask or counts[26]) and not is_anchor[pos - 1]:
             place_left(pos - 1, node, msum, wmul, xsum, ntiles, rmask)
 
-    def place_left(pos: int, node: int, msum: int, wmul: int, xsum: int, ntiles: int, rmask: int) -> None:
+    def place_left(
+        pos: int, node: int, msum: int, wmul: int, xsum: int, ntiles: int, rmask: int
+    ) -> None:
         """Put a rack tile on the empty square ``pos``, going left."""
         m = mask[node]
         allowed = m & xm[pos]
@@ -322,12 +364,16 @@ def _to_moves(raw: list[Raw], rack: str) -> list[ScoredMove]:
 def _with_used(moves: list[ScoredMove], board: Board) -> list[ScoredMove]:
     result = []
     for sm in moves:
-        used = sort_tiles("".join(BLANK if ch.islower() else ch for _, _, ch in board.placed_by(sm.move)))
+        used = sort_tiles(
+            "".join(BLANK if ch.islower() else ch for _, _, ch in board.placed_by(sm.move))
+        )
         result.append(ScoredMove(sm.move, sm.score, used))
     return result
 
 
-def generate(board: Board, rack: str, lexicon: Lexicon, tiles: TileSet | None = None) -> list[ScoredMove]:
+def generate(
+    board: Board, rack: str, lexicon: Lexicon, tiles: TileSet | None = None
+) -> list[ScoredMove]:
     """Every legal move for ``rack`` (``?`` for a blank) on ``board``, in the total order."""
     tiles = tiles or TileSet.load("en")
     moves = _to_moves(_search(board, rack, lexicon, tiles, None), rack)
@@ -335,7 +381,9 @@ def generate(board: Board, rack: str, lexicon: Lexicon, tiles: TileSet | None = 
     return _with_used(moves, board)
 
 
-def top(board: Board, rack: str, lexicon: Lexicon, n: int = 1, tiles: TileSet | None = None) -> list[ScoredMove]:
+def top(
+    board: Board, rack: str, lexicon: Lexicon, n: int = 1, tiles: TileSet | None = None
+) -> list[ScoredMove]:
     """The ``n`` best moves in the total order, found without keeping the full list. Equal scores
     at the cut are all considered before the order decides, so ``top(n)`` is ``generate()[:n]``."""
     if n < 1:

@@ -38,9 +38,13 @@ def _row_col(ref: str, row_text: str, col_text: str) -> tuple[int, int]:
     row = ord(row_text.upper()) - ord("A")
     col = int(col_text) - 1
     if not 0 <= row < SIZE:
-        raise OffBoardError(f"reference {ref!r}: row {row_text.upper()} is off the board (rows are A to O)")
+        raise OffBoardError(
+            f"reference {ref!r}: row {row_text.upper()} is off the board (rows are A to O)"
+        )
     if not 0 <= col < SIZE:
-        raise OffBoardError(f"reference {ref!r}: column {col_text} is off the board (columns are 1 to 15)")
+        raise OffBoardError(
+            f"reference {ref!r}: column {col_text} is off the board (columns are 1 to 15)"
+        )
     return row, col
 
 

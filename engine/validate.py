@@ -38,7 +38,9 @@ class Fault(enum.Enum):
 
 
 # Faults that make the placement itself impossible (no score can be given).
-PLACEMENT_FAULTS = frozenset({Fault.BAD_NOTATION, Fault.OFF_BOARD, Fault.CLASH, Fault.NO_TILE, Fault.GAP})
+PLACEMENT_FAULTS = frozenset(
+    {Fault.BAD_NOTATION, Fault.OFF_BOARD, Fault.CLASH, Fault.NO_TILE, Fault.GAP}
+)
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,9 @@ class Verdict:
         return [p.fault for p in self.problems]
 
 
-def _run(board: Board, row: int, col: int, dr: int, dc: int, extra: dict[tuple[int, int], str]) -> tuple[int, int, int]:
+def _run(
+    board: Board, row: int, col: int, dr: int, dc: int, extra: dict[tuple[int, int], str]
+) -> tuple[int, int, int]:
     """Extent of the line of tiles through (row, col) along (dr, dc): start row, start col, length."""
 
     def filled(r: int, c: int) -> bool:
@@ -100,7 +104,14 @@ def _run(board: Board, row: int, col: int, dr: int, dc: int, extra: dict[tuple[i
 
 
 def _score_word(
-    board: Board, tiles: TileSet, r: int, c: int, dr: int, dc: int, n: int, new: dict[tuple[int, int], str]
+    board: Board,
+    tiles: TileSet,
+    r: int,
+    c: int,
+    dr: int,
+    dc: int,
+    n: int,
+    new: dict[tuple[int, int], str],
 ) -> WordScore:
     total, mult, letters = 0, 1, []
     for i in range(n):
@@ -136,7 +147,15 @@ def validate(
             return Verdict(move, problems=(Problem(Fault.OFF_BOARD, str(exc)),))
     for _, _, ch in move.squares():
         if ch.upper() not in tiles.values:
-            return Verdict(move, problems=(Problem(Fault.BAD_NOTATION, f"move {move}: {ch!r} is not a letter of the {tiles.code} set"),))
+            return Verdict(
+                move,
+                problems=(
+                    Problem(
+                        Fault.BAD_NOTATION,
+                        f"move {move}: {ch!r} is not a letter of the {tiles.code} set",
+                    ),
+                ),
+            )
 
     new: dict[tuple[int, int], str] = {}
     for r, c, ch in move.squares():
@@ -144,14 +163,25 @@ def validate(
         if here:
             if here.upper() != ch.upper():
                 problems.append(
-                    Problem(Fault.CLASH, f"move {move}: square {square_name(r, c)} holds {here}, the word has {ch} there")
+                    Problem(
+                        Fault.CLASH,
+                        f"move {move}: square {square_name(r, c)} holds {here}, the word has {ch} there",
+                    )
                 )
         else:
             new[(r, c)] = ch
     if problems:
         return Verdict(move, problems=tuple(problems))
     if not new:
-        return Verdict(move, problems=(Problem(Fault.NO_TILE, f"move {move} places no tile: every letter is already on the board"),))
+        return Verdict(
+            move,
+            problems=(
+                Problem(
+                    Fault.NO_TILE,
+                    f"move {move} places no tile: every letter is already on the board",
+                ),
+            ),
+        )
 
     dr, dc = (0, 1) if move.direction is Direction.ACROSS else (1, 0)
     before = (move.row - dr, move.col - dc)
@@ -185,21 +215,32 @@ def validate(
         if missing:
             miss = sort_tiles("".join(t * n for t, n in missing.items()))
             shown = ", ".join("a blank" if t == BLANK else t for t in miss)
-            problems.append(Problem(Fault.NOT_ON_RACK, f"move {move} needs {shown} not on the rack {rack}"))
+            problems.append(
+                Problem(Fault.NOT_ON_RACK, f"move {move} needs {shown} not on the rack {rack}")
+            )
 
     if board.is_empty:
         if board.layout.start not in new:
             problems.append(
-                Problem(Fault.MISSES_CENTRE, f"move {move}: the first move must cover the centre square {square_name(*board.layout.start)}")
+                Problem(
+                    Fault.MISSES_CENTRE,
+                    f"move {move}: the first move must cover the centre square {square_name(*board.layout.start)}",
+                )
             )
     elif not touches:
-        problems.append(Problem(Fault.NOT_CONNECTED, f"move {move} does not touch any tile on the board"))
+        problems.append(
+            Problem(Fault.NOT_CONNECTED, f"move {move} does not touch any tile on the board")
+        )
 
     bad: list[str] = []
     if lexicon is not None:
         bad = [w.word.upper() for w in words if w.word.upper() not in lexicon]
         if bad:
-            problems.append(Problem(Fault.NOT_IN_LEXICON, f"not in the lexicon {lexicon.name}: {', '.join(bad)}"))
+            problems.append(
+                Problem(
+                    Fault.NOT_IN_LEXICON, f"not in the lexicon {lexicon.name}: {', '.join(bad)}"
+                )
+            )
 
     return Verdict(
         move,
@@ -245,11 +286,18 @@ def move_from_tiles(board: Board, placed: list[tuple[int, int, str]]) -> Move:
     rows = {r for r, _ in squares}
     cols = {c for _, c in squares}
     if len(rows) > 1 and len(cols) > 1:
-        raise PlacementError("the tiles are not in one line: " + " ".join(square_name(r, c) for r, c in sorted(squares)))
+        raise PlacementError(
+            "the tiles are not in one line: "
+            + " ".join(square_name(r, c) for r, c in sorted(squares))
+        )
     if len(rows) == 1 and len(cols) == 1:
-        (r, c), = squares
+        ((r, c),) = squares
         across = _run(board, r, c, 0, 1, squares)[2]
-        direction = Direction.ACROSS if across >= 2 or _run(board, r, c, 1, 0, squares)[2] < 2 else Direction.DOWN
+        direction = (
+            Direction.ACROSS
+            if across >= 2 or _run(board, r, c, 1, 0, squares)[2] < 2
+            else Direction.DOWN
+        )
     else:
         direction = Direction.ACROSS if len(rows) == 1 else Direction.DOWN
     dr, dc = (0, 1) if direction is Direction.ACROSS else (1, 0)
@@ -257,11 +305,22 @@ def move_from_tiles(board: Board, placed: list[tuple[int, int, str]]) -> Move:
     sr, sc, n = _run(board, r0, c0, dr, dc, squares)
     covered = {(sr + dr * i, sc + dc * i) for i in range(n)}
     if not set(squares) <= covered:
-        raise PlacementError("the tiles leave a gap: " + " ".join(square_name(r, c) for r, c in sorted(squares)))
+        raise PlacementError(
+            "the tiles leave a gap: " + " ".join(square_name(r, c) for r, c in sorted(squares))
+        )
     word = "".join(squares.get(sq) or board[sq] for sq in sorted(covered))
     if len(word) < 2:
         raise PlacementError(f"tile {word} at {square_name(r0, c0)} forms no word of two letters")
     return Move(sr, sc, direction, word)
 
 
-__all__ = ["Fault", "Problem", "Verdict", "WordScore", "validate", "validate_text", "move_from_tiles", "EngineError"]
+__all__ = [
+    "Fault",
+    "Problem",
+    "Verdict",
+    "WordScore",
+    "validate",
+    "validate_text",
+    "move_from_tiles",
+    "EngineError",
+]

@@ -20,7 +20,16 @@ LAYERS = ("engine", "tournament", "arbiter", "web")
 # What a layer may take from config: the typed environment helpers (no settings, no URLs).
 CONFIG_ALLOWED = {"config.env"}
 PURE = ("tournament.vocabulary", "tournament.errors", "arbiter.rules")
-FORBIDDEN_IN_PURE = ("django", "rest_framework", "celery", "kombu", "redis", "psycopg", "web", "config")
+FORBIDDEN_IN_PURE = (
+    "django",
+    "rest_framework",
+    "celery",
+    "kombu",
+    "redis",
+    "psycopg",
+    "web",
+    "config",
+)
 
 
 def imports_of(path: Path) -> list[tuple[int, str]]:
@@ -56,9 +65,15 @@ def test_no_layer_imports_a_layer_above_it() -> None:
 def test_the_check_catches_an_upward_import(tmp_path: Path) -> None:
     for layer in LAYERS:
         (tmp_path / layer).mkdir()
-    (tmp_path / "tournament" / "bad.py").write_text("def f():\n    from arbiter.rules import Code\n")
-    (tmp_path / "arbiter" / "worse.py").write_text("import web.console.views\nfrom config.settings import DEBUG\n")
-    (tmp_path / "web" / "fine.py").write_text("from arbiter import rules\nfrom config.env import env_int\n")
+    (tmp_path / "tournament" / "bad.py").write_text(
+        "def f():\n    from arbiter.rules import Code\n"
+    )
+    (tmp_path / "arbiter" / "worse.py").write_text(
+        "import web.console.views\nfrom config.settings import DEBUG\n"
+    )
+    (tmp_path / "web" / "fine.py").write_text(
+        "from arbiter import rules\nfrom config.env import env_int\n"
+    )
     assert sorted(layer_violations(tmp_path)) == [
         "arbiter/worse.py:1 imports web.console.views (web is above arbiter)",
         "arbiter/worse.py:2 imports config.settings (config sits on top of every layer)",
@@ -72,7 +87,9 @@ def test_the_pure_modules_load_no_django(module: str) -> None:
         f"import sys, {module}\n"
         f"print(','.join(sorted(m for m in sys.modules if m.split('.')[0] in {FORBIDDEN_IN_PURE!r})))\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
     assert result.stdout.strip() == ""
 
 

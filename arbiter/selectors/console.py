@@ -18,7 +18,10 @@ from tournament.models import AuditEntry, Game, Player, Round, Ruling, Submissio
 
 def round_current(game: Game) -> Round | None:
     """The round in play, else the last published one."""
-    return game.rounds.filter(status__in=Round.IN_PLAY).first() or game.rounds.filter(status=Round.Status.PUBLISHED).order_by("-number").first()
+    return (
+        game.rounds.filter(status__in=Round.IN_PLAY).first()
+        or game.rounds.filter(status=Round.Status.PUBLISHED).order_by("-number").first()
+    )
 
 
 @dataclass(frozen=True)
@@ -52,17 +55,40 @@ def console_state(*, game: Game, now: datetime) -> ConsoleState:
         left = current.remaining(at=now)
         remaining = None if left is None else left.total_seconds()
         if current.status in (Round.Status.SCORED, Round.Status.PUBLISHED):
-            rulings = list(Ruling.objects.filter(round=current).select_related("player", "submission").order_by("-points", "player__table", "player__name"))
-        disagreements = [e.data for e in AuditEntry.objects.filter(round=current, action="arbiter.slip.checked", data__agree=False)]
+            rulings = list(
+                Ruling.objects.filter(round=current)
+                .select_related("player", "submission")
+                .order_by("-points", "player__table", "player__name")
+            )
+        disagreements = [
+            e.data
+            for e in AuditEntry.objects.filter(
+                round=current, action="arbiter.slip.checked", data__agree=False
+            )
+        ]
     audit = list(AuditEntry.objects.filter(game=game).order_by("-at", "-pk")[:40])
-    return ConsoleState(game, current, remaining, slips, len(players), "" if current is None else rack_notation(current.rack, current.leftover), missing, rulings, disagreements, standings_game(game=game), audit)
+    return ConsoleState(
+        game,
+        current,
+        remaining,
+        slips,
+        len(players),
+        "" if current is None else rack_notation(current.rack, current.leftover),
+        missing,
+        rulings,
+        disagreements,
+        standings_game(game=game),
+        audit,
+    )
 
 
-def round_moves_ranked(*, round: Round) -> list[tuple[int, ScoredMove]]:  # noqa: A002
+def round_moves_ranked(*, round: Round) -> list[tuple[int, ScoredMove]]:
     """Every legal move for the round's rack on the board it was played on, best first (the
     engine's order), with its rank: 1 = top, equal scores share a rank."""
     game = round.game
-    moves = generate(board_before(round), round.rack, lexicon_for(game.lexicon), TileSet.load(game.tile_set))
+    moves = generate(
+        board_before(round), round.rack, lexicon_for(game.lexicon), TileSet.load(game.tile_set)
+    )
     ranked, rank = [], 0
     for i, m in enumerate(moves):
         if i == 0 or m.score != moves[i - 1].score:

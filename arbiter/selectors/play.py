@@ -39,7 +39,9 @@ def play_round_by_number(*, player: Player, number: int) -> Round | None:
 def play_state_version(*, player: Player) -> str:
     """A cheap fingerprint of everything the state shows: every change to a round, a ruling,
     the board or the standings is audited, and the player's own slips have growing ids."""
-    last_action = AuditEntry.objects.filter(event_id=player.event_id).aggregate(m=Max("id"))["m"] or 0
+    last_action = (
+        AuditEntry.objects.filter(event_id=player.event_id).aggregate(m=Max("id"))["m"] or 0
+    )
     last_slip = Submission.objects.filter(player=player).aggregate(m=Max("id"))["m"] or 0
     raw = f"{player.pk}:{player.token}:{last_action}:{last_slip}"
     return hashlib.sha256(raw.encode()).hexdigest()[:24]
@@ -47,7 +49,9 @@ def play_state_version(*, player: Player) -> str:
 
 def _standings_cached(*, player: Player) -> Standings:
     """The event's standings, computed once per audited change for all the event's phones."""
-    last_action = AuditEntry.objects.filter(event_id=player.event_id).aggregate(m=Max("id"))["m"] or 0
+    last_action = (
+        AuditEntry.objects.filter(event_id=player.event_id).aggregate(m=Max("id"))["m"] or 0
+    )
     key = f"play:standings:{player.event_id}:{last_action}"
     standings = cache.get(key)
     if standings is None:
@@ -91,7 +95,10 @@ def play_standings(*, player: Player, leaders: int = STANDINGS_LEADERS) -> dict[
         "rounds": standings.rounds,
         "top_total": standings.top_total,
         "players": len(standings.rows),
-        "leaders": [_row_json(r, standings) | {"me": r.player_id == player.pk} for r in standings.rows[:leaders]],
+        "leaders": [
+            _row_json(r, standings) | {"me": r.player_id == player.pk}
+            for r in standings.rows[:leaders]
+        ],
         "me": _row_json(mine, standings) | {"me": True} if mine is not None else None,
     }
 
@@ -162,7 +169,10 @@ def play_state(*, player: Player, now: datetime) -> PlayState:
     data["board"] = list(game.board)
     data["premiums"] = list(Layout.load(game.board_layout).rows)
     current = (
-        Round.objects.filter(game=game).exclude(status=Round.Status.ANNULLED).order_by("-number").first()
+        Round.objects.filter(game=game)
+        .exclude(status=Round.Status.ANNULLED)
+        .order_by("-number")
+        .first()
     )
     if current is not None:
         shows_rack = current.status != Round.Status.DRAWN
@@ -191,5 +201,7 @@ def play_state(*, player: Player, now: datetime) -> PlayState:
 
 def slip_receipt(*, slip: Submission) -> dict[str, Any]:
     """What the server recorded, and whether it replaced an earlier slip of the round."""
-    replaced = Submission.objects.filter(round_id=slip.round_id, player_id=slip.player_id, pk__lt=slip.pk).exists()
+    replaced = Submission.objects.filter(
+        round_id=slip.round_id, player_id=slip.player_id, pk__lt=slip.pk
+    ).exists()
     return {**(_slip_json(slip) or {}), "replaced_previous": replaced}

@@ -52,7 +52,12 @@ def _ranked(totals: list[tuple[int, Player]]) -> list[int]:
     return ranks
 
 
-def _standings(players: QuerySet[Player], rulings: QuerySet[Ruling], rounds: QuerySet[Round], category: str | None) -> Standings:
+def _standings(
+    players: QuerySet[Player],
+    rulings: QuerySet[Ruling],
+    rounds: QuerySet[Round],
+    category: str | None,
+) -> Standings:
     sums = {
         row["player"]: row
         for row in rulings.values("player").annotate(
@@ -67,7 +72,9 @@ def _standings(players: QuerySet[Player], rulings: QuerySet[Ruling], rounds: Que
     everyone = []
     for p in players:
         s = sums.get(p.pk, {})
-        total = ruling_total(points=s.get("points") or 0, solo=s.get("solos") or 0, penalty=s.get("penalties") or 0)
+        total = ruling_total(
+            points=s.get("points") or 0, solo=s.get("solos") or 0, penalty=s.get("penalties") or 0
+        )
         everyone.append((total, p))
     everyone.sort(key=lambda tp: (-tp[0], tp[1].name.lower(), tp[1].pk))
     overall = dict(zip((p.pk for _, p in everyone), _ranked(everyone), strict=True))

@@ -27,7 +27,7 @@ from tournament.errors import ApplicationError
 from tournament.models import Round
 
 
-def _schedule_close(round: Round) -> None:  # noqa: A002
+def _schedule_close(round: Round) -> None:
     """The fast path: a task due when the round should close. The periodic sweep is the truth."""
     from arbiter import tasks
 
@@ -37,9 +37,8 @@ def _schedule_close(round: Round) -> None:  # noqa: A002
     on_commit(lambda: tasks.round_close.apply_async((round_id,), eta=due))
 
 
-
 @transaction.atomic
-def round_open(*, round: Round, actor: Actor, now: datetime | None = None) -> Round:  # noqa: A002
+def round_open(*, round: Round, actor: Actor, now: datetime | None = None) -> Round:
     """Start the clock: deadline = now + the event's round time. The tops are computed in the
     background meanwhile, and a task is due at the deadline (plus grace) to close the round."""
     from arbiter import tasks
@@ -60,7 +59,7 @@ def round_open(*, round: Round, actor: Actor, now: datetime | None = None) -> Ro
 
 
 @transaction.atomic
-def round_extend(*, round: Round, seconds: int, actor: Actor) -> Round:  # noqa: A002
+def round_extend(*, round: Round, seconds: int, actor: Actor) -> Round:
     if seconds <= 0:
         raise ApplicationError("An extension is a positive number of seconds.")
     round = round_locked(round)
@@ -77,7 +76,7 @@ def round_extend(*, round: Round, seconds: int, actor: Actor) -> Round:  # noqa:
 
 
 @transaction.atomic
-def round_pause(*, round: Round, actor: Actor, now: datetime | None = None) -> Round:  # noqa: A002
+def round_pause(*, round: Round, actor: Actor, now: datetime | None = None) -> Round:
     now = now or timezone.now()
     round = round_locked(round)
     round_require(round, Round.Status.OPEN, action="paused")
@@ -85,7 +84,9 @@ def round_pause(*, round: Round, actor: Actor, now: datetime | None = None) -> R
         raise ApplicationError(f"Round {round.number} is already paused.")
     assert round.deadline is not None
     if round.deadline <= now:
-        raise ApplicationError(f"Round {round.number}'s deadline has passed: it can no longer be paused.")
+        raise ApplicationError(
+            f"Round {round.number}'s deadline has passed: it can no longer be paused."
+        )
     round.paused_remaining = round.deadline - now
     round.save(update_fields=["paused_remaining"])
     round_audit(round, "paused", actor, remaining_seconds=round.paused_remaining.total_seconds())
@@ -93,7 +94,7 @@ def round_pause(*, round: Round, actor: Actor, now: datetime | None = None) -> R
 
 
 @transaction.atomic
-def round_resume(*, round: Round, actor: Actor, now: datetime | None = None) -> Round:  # noqa: A002
+def round_resume(*, round: Round, actor: Actor, now: datetime | None = None) -> Round:
     now = now or timezone.now()
     round = round_locked(round)
     round_require(round, Round.Status.OPEN, action="resumed")
@@ -108,7 +109,7 @@ def round_resume(*, round: Round, actor: Actor, now: datetime | None = None) -> 
 
 
 @transaction.atomic
-def round_close_early(*, round: Round, actor: Actor, now: datetime | None = None) -> Round:  # noqa: A002
+def round_close_early(*, round: Round, actor: Actor, now: datetime | None = None) -> Round:
     """Stop the clock now; slips already on their way (within the grace) still count."""
     now = now or timezone.now()
     round = round_locked(round)
@@ -133,7 +134,10 @@ def round_close(*, round_id: int, now: datetime | None = None) -> bool:
     grace = timedelta(seconds=round.game.event.grace_seconds)
     with transaction.atomic():
         claimed = Round.objects.filter(
-            pk=round_id, status=Round.Status.OPEN, paused_remaining__isnull=True, deadline__lte=now - grace
+            pk=round_id,
+            status=Round.Status.OPEN,
+            paused_remaining__isnull=True,
+            deadline__lte=now - grace,
         ).update(status=Round.Status.CLOSED, closed_at=now)
         if not claimed:
             return False
@@ -142,12 +146,24 @@ def round_close(*, round_id: int, now: datetime | None = None) -> bool:
     return True
 
 
-
 def rounds_sweep(*, now: datetime | None = None) -> dict[str, int]:
     """The periodic safety net (the deadline in the database is the truth): close every
     overdue round, score every closed one, compute missing tops. Returns what it did."""
     now = now or timezone.now()
-    closed = sum(round_close(round_id=pk, now=now) for pk in Round.objects.filter(status=Round.Status.OPEN, paused_remaining__isnull=True, deadline__lte=now).values_list("pk", flat=True))
-    scored = sum(round_score(round_id=pk, now=now) is not None for pk in Round.objects.filter(status=Round.Status.CLOSED).values_list("pk", flat=True))
-    tops = sum(round_tops_compute(round_id=pk, now=now) for pk in Round.objects.filter(Q(status=Round.Status.OPEN), tops_ready_at__isnull=True).values_list("pk", flat=True))
+    closed = sum(
+        round_close(round_id=pk, now=now)
+        for pk in Round.objects.filter(
+            status=Round.Status.OPEN, paused_remaining__isnull=True, deadline__lte=now
+        ).values_list("pk", flat=True)
+    )
+    scored = sum(
+        round_score(round_id=pk, now=now) is not None
+        for pk in Round.objects.filter(status=Round.Status.CLOSED).values_list("pk", flat=True)
+    )
+    tops = sum(
+        round_tops_compute(round_id=pk, now=now)
+        for pk in Round.objects.filter(
+            Q(status=Round.Status.OPEN), tops_ready_at__isnull=True
+        ).values_list("pk", flat=True)
+    )
     return {"closed": closed, "scored": scored, "tops": tops}

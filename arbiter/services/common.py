@@ -20,29 +20,41 @@ def on_commit(fn: Callable[[], Any]) -> None:
     transaction.on_commit(fn)
 
 
-
-def round_locked(round: Round) -> Round:  # noqa: A002
+def round_locked(round: Round) -> Round:
     return Round.objects.select_for_update().select_related("game__event").get(pk=round.pk)
 
 
-def round_require(round: Round, *statuses: str, action: str) -> None:  # noqa: A002
+def round_require(round: Round, *statuses: str, action: str) -> None:
     if round.status not in statuses:
         allowed = " or ".join(statuses)
-        raise ApplicationError(f"Round {round.number} is {round.status}: only a round that is {allowed} can be {action}.")
+        raise ApplicationError(
+            f"Round {round.number} is {round.status}: only a round that is {allowed} can be {action}."
+        )
 
 
-def round_audit(round: Round, action: str, actor: Actor, **data: Any) -> None:  # noqa: A002
-    audit_record(event=round.game.event, game=round.game, round=round, action=f"arbiter.round.{action}", actor=actor, data=data)
+def round_audit(round: Round, action: str, actor: Actor, **data: Any) -> None:
+    audit_record(
+        event=round.game.event,
+        game=round.game,
+        round=round,
+        action=f"arbiter.round.{action}",
+        actor=actor,
+        data=data,
+    )
 
 
 def round_in_play(game: Game) -> Round | None:
     return game.rounds.filter(status__in=Round.IN_PLAY).first()
 
 
-
 def game_finish(game: Game, reason: str, actor: Actor) -> None:
     game.status = Game.Status.FINISHED
     game.end_reason = reason
     game.save(update_fields=["status", "end_reason"])
-    audit_record(event=game.event, game=game, action="arbiter.game.finished", actor=actor, data={"reason": reason})
-
+    audit_record(
+        event=game.event,
+        game=game,
+        action="arbiter.game.finished",
+        actor=actor,
+        data={"reason": reason},
+    )

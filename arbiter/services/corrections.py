@@ -17,7 +17,7 @@ from tournament.vocabulary import RulingCode
 
 
 @transaction.atomic
-def round_annul(*, round: Round, reason: str, actor: Actor) -> Round:  # noqa: A002
+def round_annul(*, round: Round, reason: str, actor: Actor) -> Round:
     """Annul a round still in play: its rack goes back, its slips and rulings are kept for the
     record but count for nothing, and the round may be drawn again (a new rack)."""
     if not reason.strip():
@@ -31,7 +31,15 @@ def round_annul(*, round: Round, reason: str, actor: Actor) -> Round:  # noqa: A
 
 
 @transaction.atomic
-def ruling_amend(*, ruling: Ruling, points: int, reason: str, actor: Actor, code: str | None = None, penalty: int | None = None) -> Ruling:
+def ruling_amend(
+    *,
+    ruling: Ruling,
+    points: int,
+    reason: str,
+    actor: Actor,
+    code: str | None = None,
+    penalty: int | None = None,
+) -> Ruling:
     """Change a ruling after scoring (before or after publication); standings follow."""
     if not reason.strip():
         raise ApplicationError("An amended ruling needs its reason.")
@@ -39,7 +47,9 @@ def ruling_amend(*, ruling: Ruling, points: int, reason: str, actor: Actor, code
         raise ApplicationError("Points and penalties are not negative.")
     if code is not None and code not in set(RulingCode):
         raise ApplicationError(f"Unknown ruling {code!r}.")
-    ruling = Ruling.objects.select_for_update().select_related("round__game__event").get(pk=ruling.pk)
+    ruling = (
+        Ruling.objects.select_for_update().select_related("round__game__event").get(pk=ruling.pk)
+    )
     round_require(ruling.round, Round.Status.SCORED, Round.Status.PUBLISHED, action="amended")
     if code is not None and (code == Ruling.Code.MISSING) != (ruling.submission_id is None):
         raise ApplicationError(
@@ -62,7 +72,11 @@ def ruling_amend(*, ruling: Ruling, points: int, reason: str, actor: Actor, code
         round=round,
         action="arbiter.ruling.amended",
         actor=actor,
-        data={"player": ruling.player_id, "before": before, "after": {"code": ruling.code, "points": points, "penalty": ruling.penalty}, "reason": reason},
+        data={
+            "player": ruling.player_id,
+            "before": before,
+            "after": {"code": ruling.code, "points": points, "penalty": ruling.penalty},
+            "reason": reason,
+        },
     )
     return ruling
-

@@ -25,7 +25,7 @@ from tournament.services.audit import audit_record
 
 
 @transaction.atomic
-def round_publish(*, round: Round, actor: Actor, now: datetime | None = None) -> Round:  # noqa: A002
+def round_publish(*, round: Round, actor: Actor, now: datetime | None = None) -> Round:
     """Place the chosen top on everyone's board; the next rack may then be drawn."""
     now = now or timezone.now()
     round = round_locked(round)
@@ -34,16 +34,31 @@ def round_publish(*, round: Round, actor: Actor, now: datetime | None = None) ->
     board = board_of(game)
     if round.played_word:
         move = Move.from_ref(round.played_ref, round.played_word)
-        verdict = validate(board, move, rack=round.rack, lexicon=lexicon_for(game.lexicon), tiles=TileSet.load(game.tile_set))
+        verdict = validate(
+            board,
+            move,
+            rack=round.rack,
+            lexicon=lexicon_for(game.lexicon),
+            tiles=TileSet.load(game.tile_set),
+        )
         if not verdict.valid:
-            raise ApplicationError(f"The top to play, {move}, is not valid: {verdict.problems[0].message}.")
+            raise ApplicationError(
+                f"The top to play, {move}, is not valid: {verdict.problems[0].message}."
+            )
         board.play(move)
         game.board = board.to_lines()
         game.save(update_fields=["board"])
     round.status = Round.Status.PUBLISHED
     round.published_at = now
     round.save(update_fields=["status", "published_at"])
-    audit_record(event=game.event, game=game, round=round, action="arbiter.round.published", actor=actor, data={"ref": round.played_ref, "word": round.played_word, "score": round.played_score})
+    audit_record(
+        event=game.event,
+        game=game,
+        round=round,
+        action="arbiter.round.published",
+        actor=actor,
+        data={"ref": round.played_ref, "word": round.played_word, "score": round.played_score},
+    )
     if not round.played_word:
         game_finish(game, f"no move is possible with the rack {round.rack}", actor)
     else:
@@ -54,7 +69,7 @@ def round_publish(*, round: Round, actor: Actor, now: datetime | None = None) ->
 
 
 @transaction.atomic
-def round_top_choose(*, round: Round, ref: str, word: str, actor: Actor) -> Round:  # noqa: A002
+def round_top_choose(*, round: Round, ref: str, word: str, actor: Actor) -> Round:
     """The director's choice of the move to play: another of the equal tops, or an override
     with any legal move (said so in the audit log)."""
     round = round_locked(round)
@@ -64,14 +79,28 @@ def round_top_choose(*, round: Round, ref: str, word: str, actor: Actor) -> Roun
         move = Move.from_ref(ref, word)
     except EngineError as exc:
         raise ApplicationError(f"That move cannot be read: {exc}") from None
-    verdict = validate(board_of(game), move, rack=round.rack, lexicon=lexicon_for(game.lexicon), tiles=TileSet.load(game.tile_set))
+    verdict = validate(
+        board_of(game),
+        move,
+        rack=round.rack,
+        lexicon=lexicon_for(game.lexicon),
+        tiles=TileSet.load(game.tile_set),
+    )
     if not verdict.valid:
-        raise ApplicationError(f"{move} cannot be played: {'; '.join(p.message for p in verdict.problems)}.")
+        raise ApplicationError(
+            f"{move} cannot be played: {'; '.join(p.message for p in verdict.problems)}."
+        )
     top_score = round.tops[0]["score"] if round.tops else verdict.score
     round.played_ref, round.played_word, round.played_score = move.ref, move.word, verdict.score
     round.played_by = Round.PlayedBy.DIRECTOR
     round.save(update_fields=["played_ref", "played_word", "played_score", "played_by"])
     kind = "equal top" if verdict.score == top_score else "override"
-    audit_record(event=game.event, game=game, round=round, action="arbiter.round.top_chosen", actor=actor, data={"ref": move.ref, "word": move.word, "score": verdict.score, "kind": kind})
+    audit_record(
+        event=game.event,
+        game=game,
+        round=round,
+        action="arbiter.round.top_chosen",
+        actor=actor,
+        data={"ref": move.ref, "word": move.word, "score": verdict.score, "kind": kind},
+    )
     return round
-

@@ -32,10 +32,23 @@ def _check_can_draw(game: Game) -> None:
         )
 
 
-
-def _round_create(game: Game, *, number: int, rack: str, leftover: str, rejected: list[str], actor: Actor, how: str) -> Round:
+def _round_create(
+    game: Game,
+    *,
+    number: int,
+    rack: str,
+    leftover: str,
+    rejected: list[str],
+    actor: Actor,
+    how: str,
+) -> Round:
     round = Round.objects.create(
-        game=game, number=number, rack=rack, leftover=leftover, rejected=rejected, status=Round.Status.DRAWN
+        game=game,
+        number=number,
+        rack=rack,
+        leftover=leftover,
+        rejected=rejected,
+        status=Round.Status.DRAWN,
     )
     game.pending_rejected = []
     if game.status == Game.Status.SETUP:
@@ -47,7 +60,13 @@ def _round_create(game: Game, *, number: int, rack: str, leftover: str, rejected
         round=round,
         action="arbiter.round.drawn",
         actor=actor,
-        data={"number": number, "rack": rack, "leftover": leftover, "rejected": rejected, "how": how},
+        data={
+            "number": number,
+            "rack": rack,
+            "leftover": leftover,
+            "rejected": rejected,
+            "how": how,
+        },
     )
     return round
 
@@ -58,7 +77,9 @@ def round_draw(*, game: Game, actor: Actor) -> Round | None:
     None when the game is over (no rack can meet the minimum, or the bag is empty)."""
     game = Game.objects.select_for_update().select_related("event").get(pk=game.pk)
     if game.source == Game.Source.MANUAL:
-        raise ApplicationError(f"Game {game.number}'s racks are typed in from the bag: enter the rack instead.")
+        raise ApplicationError(
+            f"Game {game.number}'s racks are typed in from the bag: enter the rack instead."
+        )
     _check_can_draw(game)
     state = engine_game(game)
     number = state.round_number
@@ -74,7 +95,13 @@ def round_draw(*, game: Game, actor: Actor) -> Round | None:
         game_finish(game, state.end_reason, actor)
         return None
     return _round_create(
-        game, number=number, rack=drawn.rack, leftover=drawn.leftover, rejected=list(drawn.rejected), actor=actor, how="random"
+        game,
+        number=number,
+        rack=drawn.rack,
+        leftover=drawn.leftover,
+        rejected=list(drawn.rejected),
+        actor=actor,
+        how="random",
     )
 
 
@@ -89,14 +116,18 @@ def _predrawn_round(game: Game, state: DuplicateGame, number: int, actor: Actor)
     document = game.predrawn or {}
     rounds = document.get("rounds", [])
     if number > len(rounds):
-        game_finish(game, str(document.get("end") or "the pre-drawn game has no more rounds"), actor)
+        game_finish(
+            game, str(document.get("end") or "the pre-drawn game has no more rounds"), actor
+        )
         return None
     planned = rounds[number - 1]
     try:
         _offer_rejected(state, planned.get("rejected", []))
         rack = state.offer_rack(planned["rack"])
     except (EngineError, KeyError) as exc:
-        raise ApplicationError(f"Round {number} of the pre-drawn game cannot be drawn here: {exc}") from None
+        raise ApplicationError(
+            f"Round {number} of the pre-drawn game cannot be drawn here: {exc}"
+        ) from None
     return _round_create(
         game,
         number=number,
@@ -129,7 +160,9 @@ def _rack_enter(*, game: Game, rack: str, actor: Actor) -> RackEntry:
     game = Game.objects.select_for_update().select_related("event").get(pk=game.pk)
     _check_can_draw(game)
     if game.source != Game.Source.MANUAL:
-        raise ApplicationError(f"Game {game.number} draws its racks itself ({game.get_source_display().lower()}).")
+        raise ApplicationError(
+            f"Game {game.number} draws its racks itself ({game.get_source_display().lower()})."
+        )
     state = engine_game(game)
     reason = state.exhausted()
     if reason is not None:
@@ -142,8 +175,16 @@ def _rack_enter(*, game: Game, rack: str, actor: Actor) -> RackEntry:
         typed = TileSet.load(game.tile_set).parse_rack(rack)
         game.pending_rejected = [*game.pending_rejected, typed]
         game.save(update_fields=["pending_rejected"])
-        audit_record(event=game.event, game=game, action="arbiter.rack.rejected", actor=actor, data={"rack": typed, "reason": str(exc)})
-        return RackEntry(None, f"{exc}. Put the whole rack back in the bag and draw seven tiles again.")
+        audit_record(
+            event=game.event,
+            game=game,
+            action="arbiter.rack.rejected",
+            actor=actor,
+            data={"rack": typed, "reason": str(exc)},
+        )
+        return RackEntry(
+            None, f"{exc}. Put the whole rack back in the bag and draw seven tiles again."
+        )
     except (RackError, EngineError) as exc:
         raise ApplicationError(f"Rack {rack!r} cannot be entered: {exc}") from None
     return RackEntry(
@@ -158,4 +199,3 @@ def _rack_enter(*, game: Game, rack: str, actor: Actor) -> RackEntry:
         ),
         "",
     )
-

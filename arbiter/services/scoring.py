@@ -37,7 +37,9 @@ def round_tops_compute(*, round_id: int, now: datetime | None = None) -> bool:
     if round is None or round.tops_ready_at is not None:
         return False
     game = round.game
-    moves = generate(board_of(game), round.rack, lexicon_for(game.lexicon), TileSet.load(game.tile_set))
+    moves = generate(
+        board_of(game), round.rack, lexicon_for(game.lexicon), TileSet.load(game.tile_set)
+    )
     best = moves[0].score if moves else 0
     kept = [m for i, m in enumerate(moves) if m.score == best or i < TOPS_KEPT]
     counts = score_counts(m.score for m in moves)
@@ -51,8 +53,10 @@ def round_tops_compute(*, round_id: int, now: datetime | None = None) -> bool:
     )
 
 
-def _tops(round: Round) -> list[ScoredMove]:  # noqa: A002
-    return [ScoredMove(Move.from_ref(t["ref"], t["word"]), t["score"], t["used"]) for t in round.tops]
+def _tops(round: Round) -> list[ScoredMove]:
+    return [
+        ScoredMove(Move.from_ref(t["ref"], t["word"]), t["score"], t["used"]) for t in round.tops
+    ]
 
 
 def round_score(*, round_id: int, now: datetime | None = None) -> Round | None:
@@ -61,7 +65,9 @@ def round_score(*, round_id: int, now: datetime | None = None) -> Round | None:
     rulings, so a crash leaves the round closed for the sweep, and a second run does nothing."""
     now = now or timezone.now()
     with transaction.atomic():
-        claimed = Round.objects.filter(pk=round_id, status=Round.Status.CLOSED).update(status=Round.Status.SCORED, scored_at=now)
+        claimed = Round.objects.filter(pk=round_id, status=Round.Status.CLOSED).update(
+            status=Round.Status.SCORED, scored_at=now
+        )
         if not claimed:
             return None
         round = Round.objects.select_related("game__event").get(pk=round_id)
@@ -91,11 +97,17 @@ def round_score(*, round_id: int, now: datetime | None = None) -> Round | None:
         codes: dict[str, int] = {}
         for r in rulings:
             codes[r.code] = codes.get(r.code, 0) + 1
-        audit_record(event=event, game=game, round=round, action="arbiter.round.scored", data={"rulings": codes, "top": round.played_word})
+        audit_record(
+            event=event,
+            game=game,
+            round=round,
+            action="arbiter.round.scored",
+            data={"rulings": codes, "top": round.played_word},
+        )
     return round
 
 
-def _rule_all(round: Round, event: Event, judge: RoundJudge, now: datetime) -> list[Ruling]:  # noqa: A002
+def _rule_all(round: Round, event: Event, judge: RoundJudge, now: datetime) -> list[Ruling]:
     policy = judge.policy
     players = list(Player.objects.filter(event=event).only("pk"))
     slips = {s.player_id: s for s in Submission.objects.filter(round=round, is_current=True)}
@@ -108,9 +120,13 @@ def _rule_all(round: Round, event: Event, judge: RoundJudge, now: datetime) -> l
     rulings: list[Ruling] = []
     for player in players:
         slip = slips.get(player.pk)
-        ruled = judge.rule(None if slip is None else Slip(slip.word, slip.ref, slip.announced_score, slip.late))
+        ruled = judge.rule(
+            None if slip is None else Slip(slip.word, slip.ref, slip.announced_score, slip.late)
+        )
         extra = warning_penalties(warnings_before.get(player.pk, 0), ruled.warning, policy)
-        reason = ruled.reason + (f"; warning beyond the {policy.warnings_free} free ones: -{extra}" if extra else "")
+        reason = ruled.reason + (
+            f"; warning beyond the {policy.warnings_free} free ones: -{extra}" if extra else ""
+        )
         rulings.append(
             Ruling(
                 round=round,
@@ -133,4 +149,3 @@ def _rule_all(round: Round, event: Event, judge: RoundJudge, now: datetime) -> l
             r.solo = policy.solo_bonus
             r.reason += f"; the only player to find the top: +{policy.solo_bonus} (solo)"
     return rulings
-

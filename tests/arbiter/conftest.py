@@ -34,7 +34,10 @@ def room(db) -> Event:
 
 @pytest.fixture
 def players(room: Event) -> list[Player]:
-    return [PlayerFactory(event=room, name=name, table=i + 1, category=cat) for i, (name, cat) in enumerate([("Ann", "S1"), ("Bob", "S1"), ("Cleo", "S2")])]
+    return [
+        PlayerFactory(event=room, name=name, table=i + 1, category=cat)
+        for i, (name, cat) in enumerate([("Ann", "S1"), ("Bob", "S1"), ("Cleo", "S2")])
+    ]
 
 
 @pytest.fixture
@@ -48,7 +51,7 @@ def open_round(game: Game, actor=None, now: dt.datetime = T0) -> Round:
     return clock.round_open(round=drawn, actor=actor, now=now)
 
 
-def finish_round(round: Round, now: dt.datetime) -> Round:  # noqa: A002
+def finish_round(round: Round, now: dt.datetime) -> Round:
     """Close at the deadline plus grace, score and publish: what the tasks and the director do."""
     grace = dt.timedelta(seconds=round.game.event.grace_seconds)
     assert round.deadline is not None

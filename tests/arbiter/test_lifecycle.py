@@ -35,10 +35,14 @@ def test_it_refuses_to_draw_while_a_round_is_in_play(game: Game) -> None:
         racks.round_draw(game=game, actor=None)
 
 
-def test_opening_sets_the_deadline_and_queues_the_tops_and_the_close_after_commit(game: Game, django_capture_on_commit_callbacks, monkeypatch) -> None:
+def test_opening_sets_the_deadline_and_queues_the_tops_and_the_close_after_commit(
+    game: Game, django_capture_on_commit_callbacks, monkeypatch
+) -> None:
     sent = []
     monkeypatch.setattr(tasks.round_tops_compute, "delay", lambda *a: sent.append(("tops", a)))
-    monkeypatch.setattr(tasks.round_close, "apply_async", lambda args, eta: sent.append(("close", args, eta)))
+    monkeypatch.setattr(
+        tasks.round_close, "apply_async", lambda args, eta: sent.append(("close", args, eta))
+    )
     drawn = racks.round_draw(game=game, actor=None)
     assert drawn is not None
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
@@ -66,7 +70,11 @@ def test_a_game_played_through_the_services_is_the_engines_game(game: Game) -> N
         r = open_round(game, now=now)
         assert (r.number, r.rack, r.leftover) == (expected.number, expected.rack, expected.leftover)
         r = finish_round(r, now)
-        assert (r.played_ref, r.played_word, r.played_score) == (expected.ref, expected.word, expected.score)
+        assert (r.played_ref, r.played_word, r.played_score) == (
+            expected.ref,
+            expected.word,
+            expected.score,
+        )
         now += dt.timedelta(minutes=5)
     game.refresh_from_db()
     board = Board()
@@ -80,11 +88,20 @@ def test_scoring_rules_every_player_and_a_second_run_changes_nothing(game: Game,
     closing = T0 + dt.timedelta(seconds=190)
     assert clock.round_close(round_id=r.pk, now=closing)
     assert scoring.round_score(round_id=r.pk, now=closing) is not None
-    first = list(Ruling.objects.filter(round=r).order_by("player").values_list("player", "code", "points"))
+    first = list(
+        Ruling.objects.filter(round=r).order_by("player").values_list("player", "code", "points")
+    )
     assert len(first) == len(players) and {c for _, c, _ in first} == {"missing"}
     assert scoring.round_score(round_id=r.pk, now=closing) is None  # already scored: nothing to do
     tasks.round_score(r.pk)  # a task delivered twice
-    assert list(Ruling.objects.filter(round=r).order_by("player").values_list("player", "code", "points")) == first
+    assert (
+        list(
+            Ruling.objects.filter(round=r)
+            .order_by("player")
+            .values_list("player", "code", "points")
+        )
+        == first
+    )
 
 
 def test_the_sweep_closes_and_scores_an_overdue_round_whose_task_was_lost(game: Game) -> None:
@@ -111,7 +128,9 @@ def test_extend_pause_resume_and_close_early_move_the_deadline(game: Game) -> No
     assert r.deadline == T0 + dt.timedelta(seconds=210)
     r = clock.round_pause(round=r, actor=None, now=T0 + dt.timedelta(seconds=60))
     assert r.paused_remaining == dt.timedelta(seconds=150)
-    assert not clock.round_close(round_id=r.pk, now=T0 + dt.timedelta(seconds=400)), "a paused round does not close"
+    assert not clock.round_close(round_id=r.pk, now=T0 + dt.timedelta(seconds=400)), (
+        "a paused round does not close"
+    )
     r = clock.round_resume(round=r, actor=None, now=T0 + dt.timedelta(seconds=500))
     assert r.deadline == T0 + dt.timedelta(seconds=650) and r.paused_remaining is None
     r = clock.round_close_early(round=r, actor=None, now=T0 + dt.timedelta(seconds=520))
@@ -150,15 +169,21 @@ def test_the_director_may_choose_another_equal_top_or_override_it(game: Game) ->
     r = scoring.round_score(round_id=r.pk, now=closing)
     assert r is not None and r.played_by == Round.PlayedBy.ENGINE
     lesser = r.tops[-1]
-    chosen = publishing.round_top_choose(round=r, ref=lesser["ref"], word=lesser["word"], actor=None)
+    chosen = publishing.round_top_choose(
+        round=r, ref=lesser["ref"], word=lesser["word"], actor=None
+    )
     assert (chosen.played_word, chosen.played_by) == (lesser["word"], Round.PlayedBy.DIRECTOR)
     entry = AuditEntry.objects.filter(action="arbiter.round.top_chosen").get()
-    assert entry.data["kind"] == ("equal top" if lesser["score"] == r.tops[0]["score"] else "override")
+    assert entry.data["kind"] == (
+        "equal top" if lesser["score"] == r.tops[0]["score"] else "override"
+    )
     with pytest.raises(ApplicationError, match="cannot be played"):
         publishing.round_top_choose(round=r, ref="A1", word="ZZZ", actor=None)
     published = publishing.round_publish(round=chosen, actor=None, now=closing)
     game.refresh_from_db()
-    assert published.status == Round.Status.PUBLISHED and any(ch != "." for ch in "".join(game.board))
+    assert published.status == Round.Status.PUBLISHED and any(
+        ch != "." for ch in "".join(game.board)
+    )
 
 
 def test_typed_racks_are_checked_like_drawn_ones(room, players) -> None:
@@ -177,7 +202,9 @@ def test_typed_racks_are_checked_like_drawn_ones(room, players) -> None:
 
 def test_a_predrawn_game_plays_the_federations_racks(room, players) -> None:
     document = autoplay(seed=11, tiles=TileSet.load("en"), lexicon=Lexicon.load()).to_document()
-    game = GameFactory(event=room, number=3, seed=None, source=Game.Source.PREDRAWN, predrawn=document)
+    game = GameFactory(
+        event=room, number=3, seed=None, source=Game.Source.PREDRAWN, predrawn=document
+    )
     now = T0
     for planned in document["rounds"][:3]:
         r = open_round(game, now=now)

@@ -23,7 +23,9 @@ EN = TileSet.load("en")
 ENABLE = Lexicon.load()
 
 
-def judge(board: Board, rack: str, round_number: int = 2, policy: Policy | None = None) -> RoundJudge:
+def judge(
+    board: Board, rack: str, round_number: int = 2, policy: Policy | None = None
+) -> RoundJudge:
     moves = generate(board, rack, ENABLE, EN)
     return RoundJudge(
         board=board,
@@ -88,7 +90,9 @@ def test_a_word_that_fits_nowhere_scores_zero(horn: Board) -> None:
     assert (ruled.code, ruled.points) == (Code.DOES_NOT_FIT, 0)
 
 
-def test_since_2016_a_wrong_reference_with_the_right_word_and_score_costs_a_penalty(horn: Board) -> None:
+def test_since_2016_a_wrong_reference_with_the_right_word_and_score_costs_a_penalty(
+    horn: Board,
+) -> None:
     ruled = judge(horn, "AFMXYZQ").rule(Slip("FARM", "9F", 9))  # FARM goes at 8F
     assert (ruled.code, ruled.points, ruled.penalty, ruled.net) == (Code.REFERENCE_PENALTY, 9, 5, 4)
     assert "2016" in ruled.reason
@@ -117,7 +121,9 @@ def test_in_round_one_there_is_no_reference_penalty_to_give() -> None:
 
 
 def test_without_the_2016_rule_a_wrong_reference_is_zero(horn: Board) -> None:
-    ruled = judge(horn, "AFMXYZQ", policy=Policy(reference_rule_2016=False)).rule(Slip("FARM", "9F", 9))
+    ruled = judge(horn, "AFMXYZQ", policy=Policy(reference_rule_2016=False)).rule(
+        Slip("FARM", "9F", 9)
+    )
     assert (ruled.code, ruled.net) == (Code.BAD_REFERENCE, 0)
 
 
@@ -153,5 +159,13 @@ def test_a_solo_needs_one_finder_and_enough_players() -> None:
 
 
 def test_ranks_count_the_placements_scoring_more() -> None:
-    j = RoundJudge(board=Board(), rack="A", lexicon=ENABLE, tiles=EN, round_number=1, top_score=30, score_counts={30: 2, 20: 5, 10: 1})
+    j = RoundJudge(
+        board=Board(),
+        rack="A",
+        lexicon=ENABLE,
+        tiles=EN,
+        round_number=1,
+        top_score=30,
+        score_counts={30: 2, 20: 5, 10: 1},
+    )
     assert (j.rank(30), j.rank(20), j.rank(10), j.rank(5)) == (1, 3, 8, 9)

@@ -27,11 +27,18 @@ def test_it_plays_a_whole_event_and_prints_one_json_summary() -> None:
     event = Event.objects.get(pk=summary["event"])
     published = Round.objects.filter(game__event=event, status=Round.Status.PUBLISHED)
     assert summary["rounds"] == published.count() > 10
-    assert sum(summary["rulings"].values()) == 6 * summary["rounds"] == Ruling.objects.filter(round__in=published).count()
+    assert (
+        sum(summary["rulings"].values())
+        == 6 * summary["rounds"]
+        == Ruling.objects.filter(round__in=published).count()
+    )
     assert set(summary["rulings"]) <= set(RulingCode)
     assert summary["rulings"].get("valid", 0) > summary["rulings"].get("missing", 0)
     table = standings_event(event=event)
-    assert summary["top_total"] == table.top_total and summary["winner"]["total"] == table.rows[0].total
+    assert (
+        summary["top_total"] == table.top_total
+        and summary["winner"]["total"] == table.rows[0].total
+    )
     assert event.games.get().status == "finished"
 
 

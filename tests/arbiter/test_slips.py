@@ -19,21 +19,60 @@ pytestmark = pytest.mark.django_db
 # Seed 7: round 1 rack ELORTTW (top H4 WROTE 24), round 2 ELMOOT? (top 5G TREMOLOs 68).
 
 
-def test_a_slip_before_the_deadline_is_accepted_and_a_newer_one_replaces_it_both_kept(game: Game, players: list[Player]) -> None:
+def test_a_slip_before_the_deadline_is_accepted_and_a_newer_one_replaces_it_both_kept(
+    game: Game, players: list[Player]
+) -> None:
     r = open_round(game)
-    first = slip_submit(player=players[0], round=r, word="TROWEL", ref="H3", score=20, at=T0 + dt.timedelta(seconds=30))
-    second = slip_submit(player=players[0], round=r, word="WROTE", ref="h4", score=24, at=T0 + dt.timedelta(seconds=60))
+    first = slip_submit(
+        player=players[0],
+        round=r,
+        word="TROWEL",
+        ref="H3",
+        score=20,
+        at=T0 + dt.timedelta(seconds=30),
+    )
+    second = slip_submit(
+        player=players[0],
+        round=r,
+        word="WROTE",
+        ref="h4",
+        score=24,
+        at=T0 + dt.timedelta(seconds=60),
+    )
     first.refresh_from_db()
     assert not first.is_current and second.is_current
-    assert (second.word, second.ref, second.received_at) == ("WROTE", "H4", T0 + dt.timedelta(seconds=60))
+    assert (second.word, second.ref, second.received_at) == (
+        "WROTE",
+        "H4",
+        T0 + dt.timedelta(seconds=60),
+    )
     assert Submission.objects.filter(round=r, player=players[0]).count() == 2
 
 
-def test_a_slip_within_the_grace_counts_and_after_it_is_refused_on_the_server_clock(game: Game, players: list[Player]) -> None:
+def test_a_slip_within_the_grace_counts_and_after_it_is_refused_on_the_server_clock(
+    game: Game, players: list[Player]
+) -> None:
     r = open_round(game)
-    slip_submit(player=players[0], round=r, word="WROTE", ref="H4", score=24, at=T0 + dt.timedelta(seconds=189))
-    with pytest.raises(SlipRefused, match="The deadline has passed: round 1 closed at 20:03:00 and this slip arrived at 20:03:11"):
-        slip_submit(player=players[1], round=r, word="WROTE", ref="H4", score=24, at=T0 + dt.timedelta(seconds=191))
+    slip_submit(
+        player=players[0],
+        round=r,
+        word="WROTE",
+        ref="H4",
+        score=24,
+        at=T0 + dt.timedelta(seconds=189),
+    )
+    with pytest.raises(
+        SlipRefused,
+        match="The deadline has passed: round 1 closed at 20:03:00 and this slip arrived at 20:03:11",
+    ):
+        slip_submit(
+            player=players[1],
+            round=r,
+            word="WROTE",
+            ref="H4",
+            score=24,
+            at=T0 + dt.timedelta(seconds=191),
+        )
 
 
 @pytest.mark.parametrize(
@@ -49,14 +88,18 @@ def test_a_slip_within_the_grace_counts_and_after_it_is_refused_on_the_server_cl
         ("wrote", "H4", 24, "needs 5 blanks"),
     ],
 )
-def test_a_malformed_slip_is_refused_with_the_reason(game: Game, players: list[Player], word: str, ref: str, score: int, message: str) -> None:
+def test_a_malformed_slip_is_refused_with_the_reason(
+    game: Game, players: list[Player], word: str, ref: str, score: int, message: str
+) -> None:
     r = open_round(game)
     with pytest.raises(SlipRefused, match=message):
         slip_submit(player=players[0], round=r, word=word, ref=ref, score=score, at=T0)
     assert not Submission.objects.exists()
 
 
-def test_a_slip_for_a_round_that_is_not_open_or_from_another_event_is_refused(game: Game, players: list[Player]) -> None:
+def test_a_slip_for_a_round_that_is_not_open_or_from_another_event_is_refused(
+    game: Game, players: list[Player]
+) -> None:
     drawn = racks.round_draw(game=game, actor=None)
     assert drawn is not None
     with pytest.raises(SlipRefused, match="Round 1 is not open"):
@@ -75,42 +118,84 @@ def test_a_revoked_player_cannot_submit(game: Game, players: list[Player]) -> No
         slip_submit(player=players[0], round=r, word="WROTE", ref="H4", score=24, at=T0)
 
 
-def test_an_arbiter_enters_paper_slips_after_the_deadline_marked_as_theirs(game: Game, players: list[Player]) -> None:
+def test_an_arbiter_enters_paper_slips_after_the_deadline_marked_as_theirs(
+    game: Game, players: list[Player]
+) -> None:
     r = open_round(game)
     arbiter = UserFactory(username="paper")
     clock.round_close(round_id=r.pk, now=T0 + dt.timedelta(seconds=190))
-    slip = slip_submit(player=players[2], round=r, word="WROTE", ref="H4", score=24, at=T0 + dt.timedelta(seconds=400), source=Submission.Source.ARBITER, entered_by=arbiter)
+    slip = slip_submit(
+        player=players[2],
+        round=r,
+        word="WROTE",
+        ref="H4",
+        score=24,
+        at=T0 + dt.timedelta(seconds=400),
+        source=Submission.Source.ARBITER,
+        entered_by=arbiter,
+    )
     assert (slip.source, slip.entered_by) == (Submission.Source.ARBITER, arbiter)
     with pytest.raises(SlipRefused, match="says who entered it"):
-        slip_submit(player=players[1], round=r, word="WROTE", ref="H4", score=24, source=Submission.Source.ARBITER)
+        slip_submit(
+            player=players[1],
+            round=r,
+            word="WROTE",
+            ref="H4",
+            score=24,
+            source=Submission.Source.ARBITER,
+        )
 
 
 def play_round_one(game: Game, players: list[Player]) -> Round:
     r = open_round(game)
     at = T0 + dt.timedelta(seconds=100)
     slip_submit(player=players[0], round=r, word="WROTE", ref="H4", score=24, at=at)  # the top
-    slip_submit(player=players[1], round=r, word="TROWEL", ref="H3", score=22, at=at)  # worth 20: warning
+    slip_submit(
+        player=players[1], round=r, word="TROWEL", ref="H3", score=22, at=at
+    )  # worth 20: warning
     return finish_round(r, T0)
 
 
-def test_rulings_give_the_real_score_a_warning_zero_for_the_missing_and_the_solo(game: Game, players: list[Player]) -> None:
+def test_rulings_give_the_real_score_a_warning_zero_for_the_missing_and_the_solo(
+    game: Game, players: list[Player]
+) -> None:
     r = play_round_one(game, players)
     by_name = {ru.player.name: ru for ru in Ruling.objects.filter(round=r).select_related("player")}
     ann, bob, cleo = by_name["Ann"], by_name["Bob"], by_name["Cleo"]
     assert (ann.code, ann.points, ann.rank, ann.found_top, ann.solo) == ("valid", 24, 1, True, 10)
-    assert (bob.code, bob.points, bob.warning, bob.found_top, bob.solo) == ("valid_warning", 20, True, False, 0)
+    assert (bob.code, bob.points, bob.warning, bob.found_top, bob.solo) == (
+        "valid_warning",
+        20,
+        True,
+        False,
+        0,
+    )
     assert bob.rank is not None and bob.rank > 1
     assert (cleo.code, cleo.points, cleo.submission) == ("missing", 0, None)
     assert "solo" in ann.reason and "warning" in bob.reason
 
 
-def test_standings_add_points_and_solos_less_penalties_with_gap_and_percentage(game: Game, players: list[Player]) -> None:
+def test_standings_add_points_and_solos_less_penalties_with_gap_and_percentage(
+    game: Game, players: list[Player]
+) -> None:
     play_round_one(game, players)
     table = standings_game(game=game)
     assert table.top_total == 24 and table.rounds == 1
     rows = {row.name: row for row in table.rows}
-    assert (rows["Ann"].rank, rows["Ann"].total, rows["Ann"].gap, rows["Ann"].top_pct, rows["Ann"].tops, rows["Ann"].solos) == (1, 34, 10, 141.67, 1, 10)
-    assert (rows["Bob"].rank, rows["Bob"].total, rows["Bob"].gap, rows["Bob"].warnings) == (2, 20, -4, 1)
+    assert (
+        rows["Ann"].rank,
+        rows["Ann"].total,
+        rows["Ann"].gap,
+        rows["Ann"].top_pct,
+        rows["Ann"].tops,
+        rows["Ann"].solos,
+    ) == (1, 34, 10, 141.67, 1, 10)
+    assert (rows["Bob"].rank, rows["Bob"].total, rows["Bob"].gap, rows["Bob"].warnings) == (
+        2,
+        20,
+        -4,
+        1,
+    )
     assert (rows["Cleo"].rank, rows["Cleo"].total, rows["Cleo"].top_pct) == (3, 0, 0.0)
     s2 = standings_event(event=game.event, category="S2")
     assert [(row.name, row.rank, row.overall_rank) for row in s2.rows] == [("Cleo", 1, 3)]
@@ -121,16 +206,24 @@ def test_equal_totals_share_a_rank(game: Game, players: list[Player]) -> None:
     for p in players[:2]:
         slip_submit(player=p, round=r, word="WROTE", ref="H4", score=24, at=T0)
     finish_round(r, T0)
-    assert [(row.name, row.rank) for row in standings_game(game=game).rows] == [("Ann", 1), ("Bob", 1), ("Cleo", 3)]
+    assert [(row.name, row.rank) for row in standings_game(game=game).rows] == [
+        ("Ann", 1),
+        ("Bob", 1),
+        ("Cleo", 3),
+    ]
 
 
-def test_an_amended_ruling_moves_the_standings_and_is_audited(game: Game, players: list[Player]) -> None:
+def test_an_amended_ruling_moves_the_standings_and_is_audited(
+    game: Game, players: list[Player]
+) -> None:
     r = play_round_one(game, players)
     cleo = Ruling.objects.get(round=r, player__name="Cleo")
     with pytest.raises(ApplicationError, match="needs its reason"):
         corrections.ruling_amend(ruling=cleo, points=12, reason="", actor=None)
     director = UserFactory(username="dir")
-    corrections.ruling_amend(ruling=cleo, points=12, reason="average of the room for a second zero", actor=director)
+    corrections.ruling_amend(
+        ruling=cleo, points=12, reason="average of the room for a second zero", actor=director
+    )
     cleo.refresh_from_db()
     assert cleo.amended and cleo.points == 12 and "was missing, 0 points" in cleo.reason
     assert standings_game(game=game).row_of(cleo.player_id).total == 12  # type: ignore[union-attr]
@@ -148,5 +241,9 @@ def test_the_fourth_warning_of_a_game_costs_five_points(game: Game, players: lis
         slip_submit(player=players[0], round=r, word=top[0], ref=top[1], score=None, at=now)
         finish_round(r, now)
         now += dt.timedelta(minutes=5)
-    penalties = list(Ruling.objects.filter(player=players[0]).order_by("round__number").values_list("warning", "penalty"))
+    penalties = list(
+        Ruling.objects.filter(player=players[0])
+        .order_by("round__number")
+        .values_list("warning", "penalty")
+    )
     assert penalties == [(True, 0), (True, 0), (True, 0), (True, 5)]

@@ -40,7 +40,9 @@ slip_submit(player=players[1], round=r, word="TROWEL", ref="H3", score=21)
 print(json.dumps({"round": r.pk}))
 """
 
-RESEND = "from arbiter import tasks; tasks.round_score.delay({round}); tasks.round_close.delay({round})"
+RESEND = (
+    "from arbiter import tasks; tasks.round_score.delay({round}); tasks.round_close.delay({round})"
+)
 
 
 def _env(var_dir: Path, redis_url: str | None) -> dict[str, str]:
@@ -48,18 +50,44 @@ def _env(var_dir: Path, redis_url: str | None) -> dict[str, str]:
 
 
 def manage(env: dict[str, str], *args: str) -> str:
-    result = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     return result.stdout
 
 
 @contextmanager
 def worker(env: dict[str, str], log: Path, *, beat: bool) -> Iterator[subprocess.Popen[bytes]]:
-    args = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "-Q", "celery,tops", "--loglevel", "INFO", "--without-mingle", "--without-gossip", "--hostname", f"{log.stem}@%h"]
+    args = [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "config",
+        "worker",
+        "--pool",
+        "solo",
+        "-Q",
+        "celery,tops",
+        "--loglevel",
+        "INFO",
+        "--without-mingle",
+        "--without-gossip",
+        "--hostname",
+        f"{log.stem}@%h",
+    ]
     if beat:
         args.append("-B")
     with log.open("wb") as out:
-        proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        proc = subprocess.Popen(
+            args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
     try:
         yield proc
     finally:
@@ -77,7 +105,9 @@ def query(var_dir: Path, sql: str, *params: object) -> list[tuple[object, ...]]:
         return db.execute(sql, params).fetchall()
 
 
-def wait_for(var_dir: Path, sql: str, *params: object, expect: object, seconds: float, logs: list[Path]) -> None:
+def wait_for(
+    var_dir: Path, sql: str, *params: object, expect: object, seconds: float, logs: list[Path]
+) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         rows = query(var_dir, sql, *params)
@@ -94,9 +124,19 @@ def scenario(var_dir: Path, env: dict[str, str]) -> int:
     return int(json.loads(out.strip().splitlines()[-1])["round"])
 
 
-def results(var_dir: Path, round_id: int) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
-    rulings = query(var_dir, "SELECT p.name, r.code, r.points FROM tournament_ruling r JOIN tournament_player p ON p.id = r.player_id WHERE r.round_id = ? ORDER BY p.name", round_id)
-    audit = query(var_dir, "SELECT action, COUNT(*) FROM tournament_auditentry WHERE round_id = ? AND action IN ('arbiter.round.closed', 'arbiter.round.scored') GROUP BY action ORDER BY action", round_id)
+def results(
+    var_dir: Path, round_id: int
+) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+    rulings = query(
+        var_dir,
+        "SELECT p.name, r.code, r.points FROM tournament_ruling r JOIN tournament_player p ON p.id = r.player_id WHERE r.round_id = ? ORDER BY p.name",
+        round_id,
+    )
+    audit = query(
+        var_dir,
+        "SELECT action, COUNT(*) FROM tournament_auditentry WHERE round_id = ? AND action IN ('arbiter.round.closed', 'arbiter.round.scored') GROUP BY action ORDER BY action",
+        round_id,
+    )
     return rulings, audit
 
 
@@ -105,7 +145,9 @@ EXPECTED = [("Ann", "valid", 24), ("Bob", "valid_warning", 20), ("Cleo", "missin
 
 @pytest.mark.redis
 @pytest.mark.slow
-def test_a_worker_killed_mid_round_loses_nothing_and_a_task_delivered_twice_changes_nothing(tmp_path: Path) -> None:
+def test_a_worker_killed_mid_round_loses_nothing_and_a_task_delivered_twice_changes_nothing(
+    tmp_path: Path,
+) -> None:
     import redis
 
     redis.Redis.from_url(test_redis_url()).flushdb()
@@ -113,12 +155,30 @@ def test_a_worker_killed_mid_round_loses_nothing_and_a_task_delivered_twice_chan
     round_id = scenario(tmp_path, env)
     first, second = tmp_path / "worker-a.log", tmp_path / "worker-b.log"
     with worker(env, first, beat=False) as a:
-        wait_for(tmp_path, "SELECT tops_ready_at IS NOT NULL FROM tournament_round WHERE id = ?", round_id, expect=1, seconds=60, logs=[first])
-        os.killpg(a.pid, signal.SIGKILL)  # mid-round: it holds the countdown task, never acknowledged
+        wait_for(
+            tmp_path,
+            "SELECT tops_ready_at IS NOT NULL FROM tournament_round WHERE id = ?",
+            round_id,
+            expect=1,
+            seconds=60,
+            logs=[first],
+        )
+        os.killpg(
+            a.pid, signal.SIGKILL
+        )  # mid-round: it holds the countdown task, never acknowledged
         a.wait()
-    assert query(tmp_path, "SELECT status FROM tournament_round WHERE id = ?", round_id) == [("open",)]
+    assert query(tmp_path, "SELECT status FROM tournament_round WHERE id = ?", round_id) == [
+        ("open",)
+    ]
     with worker(env, second, beat=True):
-        wait_for(tmp_path, "SELECT status FROM tournament_round WHERE id = ?", round_id, expect="scored", seconds=60, logs=[first, second])
+        wait_for(
+            tmp_path,
+            "SELECT status FROM tournament_round WHERE id = ?",
+            round_id,
+            expect="scored",
+            seconds=60,
+            logs=[first, second],
+        )
         rulings, audit = results(tmp_path, round_id)
         assert rulings == EXPECTED
         manage(env, "shell", "-c", RESEND.format(round=round_id))  # delivered again
@@ -133,7 +193,14 @@ def test_the_embedded_broker_closes_and_scores_the_round_at_its_deadline(tmp_pat
     round_id = scenario(tmp_path, env)
     log = tmp_path / "embedded.log"
     with worker(env, log, beat=True):
-        wait_for(tmp_path, "SELECT status FROM tournament_round WHERE id = ?", round_id, expect="scored", seconds=60, logs=[log])
+        wait_for(
+            tmp_path,
+            "SELECT status FROM tournament_round WHERE id = ?",
+            round_id,
+            expect="scored",
+            seconds=60,
+            logs=[log],
+        )
     rulings, audit = results(tmp_path, round_id)
     assert rulings == EXPECTED
     assert audit == [("arbiter.round.closed", 1), ("arbiter.round.scored", 1)]

@@ -107,6 +107,8 @@ def _copied(stage: str) -> set[str]:
 
 def test_the_image_holds_every_package_and_the_templates_and_static_files() -> None:
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    packages = {name.rstrip("*") for name in pyproject["tool"]["setuptools"]["packages"]["find"]["include"]}
+    packages = {
+        name.rstrip("*") for name in pyproject["tool"]["setuptools"]["packages"]["find"]["include"]
+    }
     assert packages <= _copied("AS builder"), "the builder installs the project from these"
     assert packages | {"templates", "static", "manage.py"} <= _copied("FROM python:3.11-slim\n")

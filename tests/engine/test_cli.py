@@ -25,7 +25,13 @@ def cli(*args: str, stdin: str = "") -> str:
 
 
 def engine_process(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "engine", *args], input=stdin, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "engine", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def board_file(tmp_path: Path, *moves: str) -> Path:
@@ -39,17 +45,25 @@ def board_file(tmp_path: Path, *moves: str) -> Path:
 
 def test_top_json_lists_the_best_moves_first() -> None:
     doc = json.loads(cli("top", "--rack", "AEINRST", "--n", "3", "--json"))
-    assert doc == {"moves": [
-        {"ref": "H2", "word": "ANESTRI", "score": 66},
-        {"ref": "H2", "word": "ANTSIER", "score": 66},
-        {"ref": "H2", "word": "NASTIER", "score": 66},
-    ]}
+    assert doc == {
+        "moves": [
+            {"ref": "H2", "word": "ANESTRI", "score": 66},
+            {"ref": "H2", "word": "ANTSIER", "score": 66},
+            {"ref": "H2", "word": "NASTIER", "score": 66},
+        ]
+    }
 
 
 def test_top_reads_a_board_file_or_stdin(tmp_path: Path) -> None:
     path = board_file(tmp_path, "H4 NASTIER")
-    from_file = json.loads(cli("top", "--rack", "EHOSTUV", "--board", str(path), "--n", "2", "--json"))
-    from_stdin = json.loads(cli("top", "--rack", "EHOSTUV", "--board", "-", "--n", "2", "--json", stdin=path.read_text()))
+    from_file = json.loads(
+        cli("top", "--rack", "EHOSTUV", "--board", str(path), "--n", "2", "--json")
+    )
+    from_stdin = json.loads(
+        cli(
+            "top", "--rack", "EHOSTUV", "--board", "-", "--n", "2", "--json", stdin=path.read_text()
+        )
+    )
     assert from_file == from_stdin
     assert from_file["moves"][0]["score"] >= from_file["moves"][1]["score"]
 
@@ -62,7 +76,13 @@ def test_top_without_json_prints_a_readable_list() -> None:
 def test_score_json_gives_validity_score_words_and_errors(tmp_path: Path) -> None:
     path = board_file(tmp_path, "H6 HORN")
     doc = json.loads(cli("score", "--move", "8F FARM", "--board", str(path), "--json"))
-    assert doc == {"valid": True, "score": 9, "words": [{"word": "FARM", "score": 9}], "errors": [], "faults": []}
+    assert doc == {
+        "valid": True,
+        "score": 9,
+        "words": [{"word": "FARM", "score": 9}],
+        "errors": [],
+        "faults": [],
+    }
 
 
 def test_score_gives_the_placement_score_even_for_a_word_not_in_the_lexicon() -> None:
@@ -104,7 +124,15 @@ def test_game_json_is_the_documented_document_and_replays_exactly() -> None:
     doc = json.loads(cli("game", "--seed", "7", "--json"))
     assert set(doc) == {"tiles", "seed", "rounds", "total", "end"}
     assert doc["tiles"] == "en" and doc["seed"] == 7
-    assert set(doc["rounds"][0]) == {"number", "rack", "leftover", "rejected", "ref", "word", "score"}
+    assert set(doc["rounds"][0]) == {
+        "number",
+        "rack",
+        "leftover",
+        "rejected",
+        "ref",
+        "word",
+        "score",
+    }
     assert doc["total"] == sum(r["score"] for r in doc["rounds"])
     assert doc["end"]
     game = replay(doc, lexicon=Lexicon.load())
@@ -147,7 +175,9 @@ def test_a_french_game_uses_the_french_tiles() -> None:
         ([], "required: command"),
     ],
 )
-def test_bad_input_exits_non_zero_with_one_line_saying_what_is_wrong(args: list[str], message: str) -> None:
+def test_bad_input_exits_non_zero_with_one_line_saying_what_is_wrong(
+    args: list[str], message: str
+) -> None:
     result = engine_process(*args)
     assert result.returncode == 2
     assert result.stdout == ""
@@ -157,6 +187,12 @@ def test_bad_input_exits_non_zero_with_one_line_saying_what_is_wrong(args: list[
 
 def test_a_malformed_board_on_stdin_is_one_line_error() -> None:
     result = engine_process("top", "--rack", "AB", "--board", "-", stdin="...\n")
-    assert result.returncode == 2 and "board has 1 lines" in result.stderr and len(result.stderr.splitlines()) == 1
-    result = engine_process("top", "--rack", "AB", "--board", "-", stdin=("." * 15 + "\n") * 14 + "......#........\n")
+    assert (
+        result.returncode == 2
+        and "board has 1 lines" in result.stderr
+        and len(result.stderr.splitlines()) == 1
+    )
+    result = engine_process(
+        "top", "--rack", "AB", "--board", "-", stdin=("." * 15 + "\n") * 14 + "......#........\n"
+    )
     assert result.returncode == 2 and "board line 15, column 7" in result.stderr

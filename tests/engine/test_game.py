@@ -468,7 +468,9 @@ def test_a_game_rebuilt_from_its_rounds_draws_the_same_next_racks_as_one_that_ne
     assert resumed.to_document() == whole.to_document()
 
 
-def test_a_round_drawn_again_after_an_annulment_gets_another_rack(enable: Lexicon, en: TileSet) -> None:
+def test_a_round_drawn_again_after_an_annulment_gets_another_rack(
+    enable: Lexicon, en: TileSet
+) -> None:
     first = DuplicateGame(tiles=en, lexicon=enable, seed=5)
     again = DuplicateGame(tiles=en, lexicon=enable, seed=5)
     same = DuplicateGame(tiles=en, lexicon=enable, seed=5)

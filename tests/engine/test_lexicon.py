@@ -35,12 +35,21 @@ def test_enable_ships_as_the_default_with_all_its_playable_words(enable: Lexicon
 
 
 def test_a_word_list_loads_from_a_file_in_any_case(tmp_path: Path, cache: Path) -> None:
-    lex = Lexicon.load(str(write(tmp_path, "club.txt", "Cat\ncats\n  DOG \n\nzebra\nx\n" + "a" * 16 + "\n")))
-    assert lex.iter_words() == ["CAT", "CATS", "DOG", "ZEBRA"]  # one letter and 16 letters cannot be played
+    lex = Lexicon.load(
+        str(write(tmp_path, "club.txt", "Cat\ncats\n  DOG \n\nzebra\nx\n" + "a" * 16 + "\n"))
+    )
+    assert lex.iter_words() == [
+        "CAT",
+        "CATS",
+        "DOG",
+        "ZEBRA",
+    ]  # one letter and 16 letters cannot be played
     assert "cat" in lex and "CAT" in lex and "CA" not in lex and 12 not in lex
 
 
-def test_a_line_that_is_not_letters_is_an_error_naming_the_line(tmp_path: Path, cache: Path) -> None:
+def test_a_line_that_is_not_letters_is_an_error_naming_the_line(
+    tmp_path: Path, cache: Path
+) -> None:
     path = write(tmp_path, "bad.txt", "cat\ndog\nice-cream\n")
     with pytest.raises(LexiconError, match=r"line 3: 'ice-cream' is not a word"):
         Lexicon.load(str(path))
@@ -85,7 +94,9 @@ def test_the_compiled_form_is_cached_on_disk_and_a_new_process_loads_it_without_
     assert again.gaddag == first.gaddag
 
 
-def test_the_cache_is_keyed_by_content_so_an_edited_list_is_compiled_anew(tmp_path: Path, cache: Path) -> None:
+def test_the_cache_is_keyed_by_content_so_an_edited_list_is_compiled_anew(
+    tmp_path: Path, cache: Path
+) -> None:
     path = write(tmp_path, "club.txt", "cat\n")
     before = Lexicon.load(str(path))
     path.write_text("cat\ndog\n", encoding="utf-8")

@@ -21,10 +21,53 @@ from engine.validate import validate
 EN = TileSet.load("en")
 
 SMALL_WORDS = [
-    "AT", "TA", "TO", "OT", "AN", "NA", "NO", "ON", "SO", "OS", "AS", "IS", "IT", "TI",
-    "ANT", "TAN", "NAT", "OAT", "TAO", "SAT", "TAS", "ITS", "SIT", "TIS", "NOT", "TON",
-    "SON", "NOS", "ION", "TINS", "SNIT", "ANTS", "TANS", "OATS", "STOA", "TAOS", "NOTA",
-    "SAINT", "STAIN", "SATIN", "TONS", "SNOT", "IONS", "ANTI", "ANTIS", "NAOS", "ST",
+    "AT",
+    "TA",
+    "TO",
+    "OT",
+    "AN",
+    "NA",
+    "NO",
+    "ON",
+    "SO",
+    "OS",
+    "AS",
+    "IS",
+    "IT",
+    "TI",
+    "ANT",
+    "TAN",
+    "NAT",
+    "OAT",
+    "TAO",
+    "SAT",
+    "TAS",
+    "ITS",
+    "SIT",
+    "TIS",
+    "NOT",
+    "TON",
+    "SON",
+    "NOS",
+    "ION",
+    "TINS",
+    "SNIT",
+    "ANTS",
+    "TANS",
+    "OATS",
+    "STOA",
+    "TAOS",
+    "NOTA",
+    "SAINT",
+    "STAIN",
+    "SATIN",
+    "TONS",
+    "SNOT",
+    "IONS",
+    "ANTI",
+    "ANTIS",
+    "NAOS",
+    "ST",
 ]
 SMALL_LETTERS = "AINOST"
 
@@ -62,7 +105,11 @@ def brute_force(board: Board, rack: str, lexicon: Lexicon) -> set[frozenset[tupl
                 continue
             squares = list(move.squares())
             fresh = [i for i, (r, c, ch) in enumerate(squares) if not board[r, c]]
-            if not fresh or len(fresh) > len(rack) or any(board[r, c] and board[r, c].upper() != ch for r, c, ch in squares):
+            if (
+                not fresh
+                or len(fresh) > len(rack)
+                or any(board[r, c] and board[r, c].upper() != ch for r, c, ch in squares)
+            ):
                 continue
             for blanks in itertools.product((False, True), repeat=len(fresh)):
                 if sum(blanks) > rack.count(BLANK):
@@ -94,7 +141,9 @@ def small_positions(draw: st.DrawFn) -> tuple[Board, str]:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_positions())
-def test_the_generator_finds_exactly_the_brute_force_moves_on_a_small_lexicon(position: tuple[Board, str]) -> None:
+def test_the_generator_finds_exactly_the_brute_force_moves_on_a_small_lexicon(
+    position: tuple[Board, str],
+) -> None:
     board, rack = position
     generated = generate(board, rack, small(), EN)
     placements = [placement(board, m.move) for m in generated]
@@ -104,13 +153,19 @@ def test_the_generator_finds_exactly_the_brute_force_moves_on_a_small_lexicon(po
 
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(1, 3), round_index=st.integers(0, 30), data=st.data())
-def test_every_generated_move_validates_and_scores_the_same_through_the_validator(seed: int, round_index: int, data: st.DataObject) -> None:
+def test_every_generated_move_validates_and_scores_the_same_through_the_validator(
+    seed: int, round_index: int, data: st.DataObject
+) -> None:
     positions = autoplayed(seed)
     board, rack = positions[round_index % len(positions)]
     if data.draw(st.booleans(), label="blank in the rack"):
         rack = rack[:-1] + BLANK
     moves = generate(board, rack, Lexicon.load(), EN)
-    sample = moves if len(moves) <= 400 else data.draw(st.lists(st.sampled_from(moves), min_size=50, max_size=200), label="sample")
+    sample = (
+        moves
+        if len(moves) <= 400
+        else data.draw(st.lists(st.sampled_from(moves), min_size=50, max_size=200), label="sample")
+    )
     for m in sample:
         verdict = validate(board, m.move, rack=rack, lexicon=Lexicon.load(), tiles=EN)
         assert verdict.valid, (m, verdict.problems)
@@ -139,7 +194,9 @@ def test_the_first_move_is_made_across_through_the_centre(enable: Lexicon) -> No
     moves = generate(Board(), "AEINRST", enable, EN)
     assert moves and all(m.move.direction is Direction.ACROSS and m.move.row == 7 for m in moves)
     assert all(m.move.col <= 7 < m.move.col + len(m.word) for m in moves)
-    assert moves[0].score == 66 and moves[0].tiles == 7  # 8 x 2 + 50 with a letter on a DL: NASTIER family
+    assert (
+        moves[0].score == 66 and moves[0].tiles == 7
+    )  # 8 x 2 + 50 with a letter on a DL: NASTIER family
 
 
 def test_a_blank_is_tried_as_every_letter_and_scores_nothing(enable: Lexicon) -> None:
@@ -150,7 +207,9 @@ def test_a_blank_is_tried_as_every_letter_and_scores_nothing(enable: Lexicon) ->
     assert len({m.word.upper() for m in two}) == 96  # every two-letter word of ENABLE
 
 
-def test_a_lone_tile_that_makes_words_both_ways_is_listed_once_as_the_word_across(enable: Lexicon) -> None:
+def test_a_lone_tile_that_makes_words_both_ways_is_listed_once_as_the_word_across(
+    enable: Lexicon,
+) -> None:
     rows = ["." * 15] * 15
     rows[5] = "........I......"  # F9
     rows[6] = "........T......"  # G9
@@ -175,5 +234,7 @@ def test_scored_moves_print_as_a_slip() -> None:
 @pytest.mark.parametrize("layout", ["standard", "tl-centre"])
 def test_the_first_move_scores_by_the_layout(enable: Lexicon, layout: str) -> None:
     best = top(Board(Layout.load(layout)), "AEINRST", enable, 1, EN)[0]
-    verdict = validate(Board(Layout.load(layout)), best.move, rack="AEINRST", lexicon=enable, tiles=EN)
+    verdict = validate(
+        Board(Layout.load(layout)), best.move, rack="AEINRST", lexicon=enable, tiles=EN
+    )
     assert verdict.valid and verdict.score == best.score

@@ -9,7 +9,19 @@ from pathlib import Path
 
 import engine
 
-FORBIDDEN = ("django", "rest_framework", "celery", "kombu", "redis", "psycopg", "sqlite3", "sqlalchemy", "tournament", "arbiter", "config")
+FORBIDDEN = (
+    "django",
+    "rest_framework",
+    "celery",
+    "kombu",
+    "redis",
+    "psycopg",
+    "sqlite3",
+    "sqlalchemy",
+    "tournament",
+    "arbiter",
+    "config",
+)
 ENGINE = Path(engine.__file__).parent
 
 
@@ -34,5 +46,7 @@ def test_importing_every_engine_module_loads_nothing_forbidden() -> None:
         + f"bad = sorted(m for m in sys.modules if m.split('.')[0] in {FORBIDDEN!r})\n"
         + "print(','.join(bad))\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
     assert result.stdout.strip() == ""

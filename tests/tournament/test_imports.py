@@ -42,24 +42,33 @@ def test_a_clean_csv_in_any_column_order_registers_everyone(event: Event, direct
 
 
 def test_a_clean_workbook_registers_everyone_numbers_read_as_numbers(event: Event) -> None:
-    content = _xlsx([["name", "club", "table", "license"], ["Ada", "Lyon", 4, 98765], ["Bob", None, 5.0, None], [None, None, None, None]])
+    content = _xlsx(
+        [
+            ["name", "club", "table", "license"],
+            ["Ada", "Lyon", 4, 98765],
+            ["Bob", None, 5.0, None],
+            [None, None, None, None],
+        ]
+    )
     created = players_import(event=event, file_name="list.xlsx", content=content, actor=None)
     assert [(p.name, p.table, p.licence) for p in created] == [("Ada", 4, "98765"), ("Bob", 5, "")]
 
 
 def test_every_bad_row_is_reported_with_its_number_and_nothing_is_imported(event: Event) -> None:
     PlayerFactory(event=event, name="Already here", table=9, licence="L-9")
-    content = _xlsx([
-        ["Name", "Club", "Category", "Licence", "Table"],
-        ["Ada", "Lyon", "S1", "L-1", 1],  # row 2: fine
-        [None, "Lyon", "S1", "L-2", 2],  # row 3: no name
-        ["Bob", "Lyon", "S1", "L-3", "two"],  # row 4: table not a number
-        ["Cleo", "Lyon", "S1", "L-4", 1],  # row 5: table also on row 2
-        ["Dan", "Lyon", "S1", "L-1", 6],  # row 6: licence also on row 2
-        ["Eve", "Lyon", "S1", "L-9", 9],  # row 7: licence and table already in the event
-        ["Fay", "Lyon", "S1", "", -4],  # row 8: not a table number
-        ["Gus", "Lyon", "S1", "", 10],  # row 9: fine
-    ])
+    content = _xlsx(
+        [
+            ["Name", "Club", "Category", "Licence", "Table"],
+            ["Ada", "Lyon", "S1", "L-1", 1],  # row 2: fine
+            [None, "Lyon", "S1", "L-2", 2],  # row 3: no name
+            ["Bob", "Lyon", "S1", "L-3", "two"],  # row 4: table not a number
+            ["Cleo", "Lyon", "S1", "L-4", 1],  # row 5: table also on row 2
+            ["Dan", "Lyon", "S1", "L-1", 6],  # row 6: licence also on row 2
+            ["Eve", "Lyon", "S1", "L-9", 9],  # row 7: licence and table already in the event
+            ["Fay", "Lyon", "S1", "", -4],  # row 8: not a table number
+            ["Gus", "Lyon", "S1", "", 10],  # row 9: fine
+        ]
+    )
     with pytest.raises(PlayerImportError) as exc:
         players_import(event=event, file_name="players.xlsx", content=content, actor=None)
     assert _errors(exc) == [
@@ -73,22 +82,41 @@ def test_every_bad_row_is_reported_with_its_number_and_nothing_is_imported(event
     ]
     assert exc.value.message == "Nothing imported: 7 problems in the file."
     assert exc.value.data["errors"][0] == {"row": 3, "message": "The name is missing."}
-    assert list(Player.objects.filter(event=event).values_list("name", flat=True)) == ["Already here"]
+    assert list(Player.objects.filter(event=event).values_list("name", flat=True)) == [
+        "Already here"
+    ]
     assert not AuditEntry.objects.filter(action="tournament.players.imported").exists()
 
 
 @pytest.mark.parametrize(
     ("file_name", "content", "expected"),
     [
-        ("players.xlsx", b"not a zip at all", [(None, "The file is not a readable .xlsx workbook (BadZipFile).")]),
+        (
+            "players.xlsx",
+            b"not a zip at all",
+            [(None, "The file is not a readable .xlsx workbook (BadZipFile).")],
+        ),
         ("players.pdf", b"%PDF", [(None, "'players.pdf' is neither a .xlsx nor a .csv file.")]),
         ("players.csv", b"", [(None, "The file is empty.")]),
         ("players.csv", b"name,club\n", [(None, "The file holds no player (only a header).")]),
-        ("players.csv", b"club,table\nLyon,1\n", [(1, "No 'name' column: the header row must name it.")]),
-        ("players.csv", b"name,rating,Name\nAda,1800,Ada\n", [(1, "Unknown column 'rating' (expected: name, club, category, licence, table)."), (1, "Column 'Name' appears twice.")]),
+        (
+            "players.csv",
+            b"club,table\nLyon,1\n",
+            [(1, "No 'name' column: the header row must name it.")],
+        ),
+        (
+            "players.csv",
+            b"name,rating,Name\nAda,1800,Ada\n",
+            [
+                (1, "Unknown column 'rating' (expected: name, club, category, licence, table)."),
+                (1, "Column 'Name' appears twice."),
+            ],
+        ),
     ],
 )
-def test_an_unreadable_or_badly_headed_file_is_refused_with_the_reason(event: Event, file_name: str, content: bytes, expected: list) -> None:
+def test_an_unreadable_or_badly_headed_file_is_refused_with_the_reason(
+    event: Event, file_name: str, content: bytes, expected: list
+) -> None:
     with pytest.raises(PlayerImportError) as exc:
         players_import(event=event, file_name=file_name, content=content, actor=None)
     assert _errors(exc) == expected
@@ -96,11 +124,15 @@ def test_an_unreadable_or_badly_headed_file_is_refused_with_the_reason(event: Ev
 
 
 def test_a_formula_looking_name_is_imported_as_plain_text(event: Event) -> None:
-    created = players_import(event=event, file_name="p.csv", content=b"name\n=cmd|' /C calc'!A0\n", actor=None)
+    created = players_import(
+        event=event, file_name="p.csv", content=b"name\n=cmd|' /C calc'!A0\n", actor=None
+    )
     assert created[0].name == "=cmd|' /C calc'!A0"
 
 
-def test_the_director_uploads_a_file_and_sees_every_error(event: Event, director, outsider, client_for) -> None:
+def test_the_director_uploads_a_file_and_sees_every_error(
+    event: Event, director, outsider, client_for
+) -> None:
     client = client_for(director)
     url = f"/events/{event.slug}/players/import/"
     assert client.get(url).status_code == 200
@@ -108,7 +140,10 @@ def test_the_director_uploads_a_file_and_sees_every_error(event: Event, director
     bad.name = "players.csv"
     response = client.post(url, {"file": bad})
     assert response.status_code == 400
-    assert b"Row 3: The name is missing." in response.content and b"Row 4: Table 1 is also on row 2." in response.content
+    assert (
+        b"Row 3: The name is missing." in response.content
+        and b"Row 4: Table 1 is also on row 2." in response.content
+    )
     assert not Player.objects.filter(event=event).exists()
     good = io.BytesIO(b"name,table\nAda,1\nBob,2\n")
     good.name = "players.csv"

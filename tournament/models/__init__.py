@@ -20,4 +20,14 @@ from tournament.models.game import Game, Round
 from tournament.models.player import Player
 from tournament.models.slip import Ruling, Submission
 
-__all__ = ["AuditEntry", "Event", "EventRole", "ExportJob", "Game", "Player", "Round", "Ruling", "Submission"]
+__all__ = [
+    "AuditEntry",
+    "Event",
+    "EventRole",
+    "ExportJob",
+    "Game",
+    "Player",
+    "Round",
+    "Ruling",
+    "Submission",
+]

@@ -36,7 +36,11 @@ class ExportJob(models.Model):
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="export_jobs")
     game = models.ForeignKey(
-        Game, on_delete=models.CASCADE, null=True, blank=True, related_name="export_jobs",
+        Game,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="export_jobs",
         help_text="Empty for the whole event's workbook.",
     )
     requested_by = models.ForeignKey(

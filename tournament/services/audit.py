@@ -13,7 +13,7 @@ def audit_record(
     action: str,
     actor: AbstractBaseUser | AnonymousUser | None = None,
     game: Game | None = None,
-    round: Round | None = None,  # noqa: A002 - the domain's word
+    round: Round | None = None,
     data: dict[str, Any] | None = None,
 ) -> AuditEntry:
     """Append one entry to the audit log (call it inside the service's transaction)."""

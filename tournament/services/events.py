@@ -99,7 +99,9 @@ def event_policy_update(*, event: Event, actor: AbstractBaseUser | None, **value
         raise ApplicationError(f"Not a rule of the policy: {', '.join(sorted(unknown))}.")
     if "lexicon" in values and values["lexicon"] not in settings.LEXICONS:
         known = ", ".join(sorted(settings.LEXICONS))
-        raise ApplicationError(f"Unknown lexicon {values['lexicon']!r}: known lexicons are {known}.")
+        raise ApplicationError(
+            f"Unknown lexicon {values['lexicon']!r}: known lexicons are {known}."
+        )
     event = Event.objects.select_for_update().get(pk=event.pk)
     before = {k: getattr(event, k) for k in values}
     for key, value in values.items():
@@ -115,13 +117,22 @@ def event_policy_update(*, event: Event, actor: AbstractBaseUser | None, **value
 
 
 @transaction.atomic
-def event_role_grant(*, event: Event, username: str, role: str, actor: AbstractBaseUser | None) -> EventRole:
+def event_role_grant(
+    *, event: Event, username: str, role: str, actor: AbstractBaseUser | None
+) -> EventRole:
     """Make an existing account a director or an arbiter of the event."""
     if role not in EventRole.Role.values:
         raise ApplicationError(f"Unknown role {role!r}: choose director or arbiter.")
     user = get_user_model().objects.filter(username=username.strip()).first()
     if user is None:
-        raise ApplicationError(f"No account is called {username.strip()!r}: create it in the admin first.")
+        raise ApplicationError(
+            f"No account is called {username.strip()!r}: create it in the admin first."
+        )
     granted, _ = EventRole.objects.update_or_create(user=user, event=event, defaults={"role": role})
-    audit_record(event=event, action="tournament.event.role_granted", actor=actor, data={"user": user.get_username(), "role": role})
+    audit_record(
+        event=event,
+        action="tournament.event.role_granted",
+        actor=actor,
+        data={"user": user.get_username(), "role": role},
+    )
     return granted

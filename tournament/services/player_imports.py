@@ -75,7 +75,9 @@ def _rows_xlsx(content: bytes) -> Iterator[tuple[int, list[Any]]]:
     try:
         wb = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
     except Exception as exc:  # zip, XML, anything openpyxl cannot read
-        raise PlayerImportError([RowError(None, f"The file is not a readable .xlsx workbook ({type(exc).__name__}).")]) from exc
+        raise PlayerImportError(
+            [RowError(None, f"The file is not a readable .xlsx workbook ({type(exc).__name__}).")]
+        ) from exc
     ws = wb.worksheets[0]
     for number, row in enumerate(ws.iter_rows(values_only=True), start=1):
         yield number, list(row)
@@ -90,7 +92,9 @@ def _rows_csv(content: bytes) -> Iterator[tuple[int, list[Any]]]:
         except UnicodeDecodeError:
             continue
     else:
-        raise PlayerImportError([RowError(None, "The file is not readable text (neither UTF-8 nor Windows-1252).")])
+        raise PlayerImportError(
+            [RowError(None, "The file is not readable text (neither UTF-8 nor Windows-1252).")]
+        )
     if "\0" in text:
         raise PlayerImportError([RowError(None, "The file is not a CSV text file.")])
     first = text.split("\n", 1)[0]
@@ -155,8 +159,12 @@ def players_check(*, event: Event, file_name: str, content: bytes) -> list[Playe
         columns, errors = _header(first[1])
         if errors:
             raise PlayerImportError(errors)
-        tables = set(Player.objects.filter(event=event, table__isnull=False).values_list("table", flat=True))
-        licences = set(Player.objects.filter(event=event).exclude(licence="").values_list("licence", flat=True))
+        tables = set(
+            Player.objects.filter(event=event, table__isnull=False).values_list("table", flat=True)
+        )
+        licences = set(
+            Player.objects.filter(event=event).exclude(licence="").values_list("licence", flat=True)
+        )
         seen_tables: dict[int, int] = {}
         seen_licences: dict[str, int] = {}
         players: list[PlayerRow] = []
@@ -191,14 +199,20 @@ def players_check(*, event: Event, file_name: str, content: bytes) -> list[Playe
                     seen_licences[licence] = number
             errors += [RowError(number, p[0].upper() + p[1:] + ".") for p in problems]
             if not problems:
-                players.append(PlayerRow(number, text["name"], text["club"], text["category"], licence, table))
+                players.append(
+                    PlayerRow(number, text["name"], text["club"], text["category"], licence, table)
+                )
             if number > MAX_ROWS + 1:
-                errors.append(RowError(number, f"Too many rows: at most {MAX_ROWS} players per file."))
+                errors.append(
+                    RowError(number, f"Too many rows: at most {MAX_ROWS} players per file.")
+                )
                 break
     except PlayerImportError:
         raise
     except Exception as exc:  # a broken file that fails while being read
-        raise PlayerImportError([RowError(None, f"The file could not be read ({type(exc).__name__}: {exc}).")]) from exc
+        raise PlayerImportError(
+            [RowError(None, f"The file could not be read ({type(exc).__name__}: {exc}).")]
+        ) from exc
     if errors:
         raise PlayerImportError(errors)
     if not players:

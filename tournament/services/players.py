@@ -11,7 +11,9 @@ from tournament.services.audit import audit_record
 
 
 @transaction.atomic
-def _registration_checked(*, event: Event, name: str, licence: str, table: int | None, player: Player | None = None) -> tuple[str, str]:
+def _registration_checked(
+    *, event: Event, name: str, licence: str, table: int | None, player: Player | None = None
+) -> tuple[str, str]:
     """The name and licence, trimmed, once a registration is sound: a name, a table number
     (1, 2, 3...) and a licence that no other player of the event holds."""
     name, licence = name.strip(), licence.strip()
@@ -104,9 +106,28 @@ def player_update(
     table: int | None = None,
 ) -> Player:
     """Change a registration: name, club, category, licence, table (unique within the event)."""
-    name, licence = _registration_checked(event=player.event, name=name, licence=licence, table=table, player=player)
-    before = {"name": player.name, "club": player.club, "category": player.category, "licence": player.licence, "table": player.table}
-    player.name, player.club, player.category, player.licence, player.table = name, club.strip(), category.strip(), licence, table
+    name, licence = _registration_checked(
+        event=player.event, name=name, licence=licence, table=table, player=player
+    )
+    before = {
+        "name": player.name,
+        "club": player.club,
+        "category": player.category,
+        "licence": player.licence,
+        "table": player.table,
+    }
+    player.name, player.club, player.category, player.licence, player.table = (
+        name,
+        club.strip(),
+        category.strip(),
+        licence,
+        table,
+    )
     player.save(update_fields=["name", "club", "category", "licence", "table"])
-    audit_record(event=player.event, action="tournament.player.updated", actor=actor, data={"player": player.pk, "before": before})
+    audit_record(
+        event=player.event,
+        action="tournament.player.updated",
+        actor=actor,
+        data={"player": player.pk, "before": before},
+    )
     return player

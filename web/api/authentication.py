@@ -48,7 +48,9 @@ class PlayerPrincipal:
 def player_authenticated(token: str, *, source: str) -> tuple[PlayerPrincipal, Player]:
     player = player_by_token(token=token)
     if player is None:
-        raise exceptions.AuthenticationFailed("Unknown token: scan your QR code again.", code="unknown_token")
+        raise exceptions.AuthenticationFailed(
+            "Unknown token: scan your QR code again.", code="unknown_token"
+        )
     if not player.token_is_active:
         raise exceptions.AuthenticationFailed(REVOKED, code="revoked")
     return PlayerPrincipal(player, source=source), player
@@ -56,7 +58,9 @@ def player_authenticated(token: str, *, source: str) -> tuple[PlayerPrincipal, P
 
 def play_cookie_token(request: HttpRequest) -> str | None:
     """The token the phone stored when it opened its QR link (None if absent or tampered)."""
-    return request.get_signed_cookie(PLAY_COOKIE, default=None, salt=PLAY_COOKIE_SALT, max_age=PLAY_COOKIE_MAX_AGE)
+    return request.get_signed_cookie(
+        PLAY_COOKIE, default=None, salt=PLAY_COOKIE_SALT, max_age=PLAY_COOKIE_MAX_AGE
+    )
 
 
 class PlayerTokenAuthentication(BaseAuthentication):
@@ -71,7 +75,9 @@ class PlayerTokenAuthentication(BaseAuthentication):
             return None
         token = token.strip()
         if not token or " " in token:
-            raise exceptions.AuthenticationFailed("Malformed Authorization header: use 'Bearer <token>'.", code="malformed_token")
+            raise exceptions.AuthenticationFailed(
+                "Malformed Authorization header: use 'Bearer <token>'.", code="malformed_token"
+            )
         return player_authenticated(token, source=Submission.Source.API)
 
     def authenticate_header(self, request: Request) -> str:
@@ -103,7 +109,11 @@ class PlayerTokenScheme(OpenApiAuthenticationExtension):
     name = "playerToken"
 
     def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
-        return {"type": "http", "scheme": "bearer", "description": "The player's secret token (what their QR code carries)."}
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "The player's secret token (what their QR code carries).",
+        }
 
 
 class PlayerCookieScheme(OpenApiAuthenticationExtension):
@@ -111,4 +121,9 @@ class PlayerCookieScheme(OpenApiAuthenticationExtension):
     name = "playerCookie"
 
     def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
-        return {"type": "apiKey", "in": "cookie", "name": PLAY_COOKIE, "description": "Set by opening the QR link /play/<token>/."}
+        return {
+            "type": "apiKey",
+            "in": "cookie",
+            "name": PLAY_COOKIE,
+            "description": "Set by opening the QR link /play/<token>/.",
+        }

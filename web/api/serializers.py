@@ -14,7 +14,9 @@ class SlipInSerializer(serializers.Serializer):
     round = serializers.IntegerField(min_value=1, help_text="The round number the slip is for.")
     ref = serializers.CharField(max_length=8, allow_blank=True, help_text="H8 across, 8H down.")
     word = serializers.CharField(max_length=15, help_text="In full; a blank as a lowercase letter.")
-    score = serializers.IntegerField(allow_null=True, required=False, default=None, help_text="The announced score.")
+    score = serializers.IntegerField(
+        allow_null=True, required=False, default=None, help_text="The announced score."
+    )
 
 
 class ReceiptSerializer(serializers.Serializer):
@@ -24,7 +26,9 @@ class ReceiptSerializer(serializers.Serializer):
     ref = serializers.CharField()
     score = serializers.IntegerField(allow_null=True)
     received_at = serializers.DateTimeField(help_text="On the server clock.")
-    replaced_previous = serializers.BooleanField(help_text="An earlier slip of this round is no longer current.")
+    replaced_previous = serializers.BooleanField(
+        help_text="An earlier slip of this round is no longer current."
+    )
 
 
 class SlipSerializer(serializers.Serializer):
@@ -76,9 +80,13 @@ class _GameSerializer(serializers.Serializer):
 class _RoundSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     status = serializers.CharField(help_text="drawn, open, closed, scored or published.")
-    rack = serializers.CharField(allow_null=True, help_text="'?' is a blank; hidden until the round opens.")
+    rack = serializers.CharField(
+        allow_null=True, help_text="'?' is a blank; hidden until the round opens."
+    )
     opened_at = serializers.DateTimeField(allow_null=True)
-    deadline = serializers.DateTimeField(allow_null=True, help_text="Server clock; null unless open.")
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text="Server clock; null unless open."
+    )
     paused = serializers.BooleanField()
     remaining_seconds = serializers.FloatField(allow_null=True)
     accepts_slips = serializers.BooleanField()
@@ -110,14 +118,28 @@ class _ResultSerializer(serializers.Serializer):
 
 
 class StateSerializer(serializers.Serializer):
-    version = serializers.CharField(help_text="Changes whenever anything shown changes (also the ETag).")
-    server_time = serializers.DateTimeField(help_text="The server clock: count down from deadline - server_time.")
+    version = serializers.CharField(
+        help_text="Changes whenever anything shown changes (also the ETag)."
+    )
+    server_time = serializers.DateTimeField(
+        help_text="The server clock: count down from deadline - server_time."
+    )
     event = _EventSerializer()
     player = _PlayerSerializer()
     game = _GameSerializer(allow_null=True)
     round = _RoundSerializer(allow_null=True)
-    board = serializers.ListField(child=serializers.CharField(), allow_null=True, help_text="15 strings: '.' empty, A-Z tile, a-z blank.")
-    premiums = serializers.ListField(child=serializers.CharField(), allow_null=True, help_text="15 strings: T/D word, t/d letter premiums.")
+    board = serializers.ListField(
+        child=serializers.CharField(),
+        allow_null=True,
+        help_text="15 strings: '.' empty, A-Z tile, a-z blank.",
+    )
+    premiums = serializers.ListField(
+        child=serializers.CharField(),
+        allow_null=True,
+        help_text="15 strings: T/D word, t/d letter premiums.",
+    )
     slip = SlipSerializer(allow_null=True, help_text="This player's current slip for the round.")
-    result = _ResultSerializer(allow_null=True, help_text="The last published round: top and this player's ruling.")
+    result = _ResultSerializer(
+        allow_null=True, help_text="The last published round: top and this player's ruling."
+    )
     standings = StandingLineSerializer(allow_null=True, help_text="This player's line.")

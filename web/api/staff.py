@@ -39,8 +39,14 @@ class StaffGameActionView(APIView):
                 "late": serializers.BooleanField(required=False),
             },
         ),
-        responses={200: inline_serializer(name="StaffActionDone", fields={"detail": serializers.CharField()})},
+        responses={
+            200: inline_serializer(
+                name="StaffActionDone", fields={"detail": serializers.CharField()}
+            )
+        },
     )
     def post(self, request: Request, slug: str, number: int, action: str) -> Response:
         game = game_or_404(slug, number)
-        return Response({"detail": perform(game, request.user, action, request.data)}, status=status.HTTP_200_OK)
+        return Response(
+            {"detail": perform(game, request.user, action, request.data)}, status=status.HTTP_200_OK
+        )

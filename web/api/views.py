@@ -55,14 +55,18 @@ class PlayAPIView(APIView):
     def get_exception_handler(self):  # type: ignore[no-untyped-def]
         return play_exception_handler
 
-    def permission_denied(self, request: Request, message: str | None = None, code: str | None = None) -> None:
+    def permission_denied(
+        self, request: Request, message: str | None = None, code: str | None = None
+    ) -> None:
         if request.authenticators and not request.successful_authenticator:
             raise exceptions.NotAuthenticated(message or IsPlayer.message, code="not_authenticated")
         super().permission_denied(request, message=message, code=code)
 
 
 _ERRORS = {
-    401: OpenApiResponse(ErrorSerializer, description="No token, an unknown token or a revoked one."),
+    401: OpenApiResponse(
+        ErrorSerializer, description="No token, an unknown token or a revoked one."
+    ),
     429: OpenApiResponse(ErrorSerializer, description="Too many requests for this token."),
 }
 
@@ -75,8 +79,16 @@ class PlayStateView(PlayAPIView):
         summary="What the player's phone shows now",
         description="Poll it (every ~2 s). Send the last ETag as If-None-Match: an unchanged "
         "state is a 304 with no body. X-Server-Time carries the server clock either way.",
-        parameters=[OpenApiParameter("If-None-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False)],
-        responses={200: StateSerializer, 304: OpenApiResponse(description="Unchanged since the ETag sent."), **_ERRORS},
+        parameters=[
+            OpenApiParameter(
+                "If-None-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False
+            )
+        ],
+        responses={
+            200: StateSerializer,
+            304: OpenApiResponse(description="Unchanged since the ETag sent."),
+            **_ERRORS,
+        },
     )
     def get(self, request: Request) -> Response:
         player = request.auth
@@ -114,10 +126,20 @@ class PlaySubmissionsView(PlayAPIView):
         request=SlipInSerializer,
         responses={
             201: ReceiptSerializer,
-            400: OpenApiResponse(ErrorSerializer, description="Malformed slip (code: malformed_word, malformed_reference, malformed_score, rack_letters_missing, invalid)."),
-            403: OpenApiResponse(ErrorSerializer, description="Not this player's event, or access revoked."),
-            404: OpenApiResponse(ErrorSerializer, description="No such round in the game being played."),
-            409: OpenApiResponse(ErrorSerializer, description="Round not open, or deadline passed (codes round_not_open, deadline_passed)."),
+            400: OpenApiResponse(
+                ErrorSerializer,
+                description="Malformed slip (code: malformed_word, malformed_reference, malformed_score, rack_letters_missing, invalid).",
+            ),
+            403: OpenApiResponse(
+                ErrorSerializer, description="Not this player's event, or access revoked."
+            ),
+            404: OpenApiResponse(
+                ErrorSerializer, description="No such round in the game being played."
+            ),
+            409: OpenApiResponse(
+                ErrorSerializer,
+                description="Round not open, or deadline passed (codes round_not_open, deadline_passed).",
+            ),
             **_ERRORS,
         },
     )
@@ -128,7 +150,10 @@ class PlaySubmissionsView(PlayAPIView):
         player = request.auth
         round_ = play_round_by_number(player=player, number=data["round"])
         if round_ is None:
-            raise NotFound(f"There is no round {data['round']} in the game being played.", data={"code": "no_such_round"})
+            raise NotFound(
+                f"There is no round {data['round']} in the game being played.",
+                data={"code": "no_such_round"},
+            )
         slip = slip_submit(
             player=player,
             round=round_,
@@ -137,4 +162,6 @@ class PlaySubmissionsView(PlayAPIView):
             score=data["score"],
             source=request.user.source,
         )
-        return Response(ReceiptSerializer(slip_receipt(slip=slip)).data, status=status.HTTP_201_CREATED)
+        return Response(
+            ReceiptSerializer(slip_receipt(slip=slip)).data, status=status.HTTP_201_CREATED
+        )

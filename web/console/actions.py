@@ -28,13 +28,17 @@ def _int(data: Data, key: str, *, required: bool = True) -> int | None:
     try:
         return int(value)
     except ValueError:
-        raise ApplicationError(f"{key.replace('_', ' ').capitalize()} must be a whole number, not {value!r}.") from None
+        raise ApplicationError(
+            f"{key.replace('_', ' ').capitalize()} must be a whole number, not {value!r}."
+        ) from None
 
 
 def _round(game: Game) -> Round:
     current = round_current(game)
     if current is None or current.status == Round.Status.PUBLISHED:
-        raise ApplicationError(f"Game {game.number} has no round in play: draw the next rack first.")
+        raise ApplicationError(
+            f"Game {game.number} has no round in play: draw the next rack first."
+        )
     return current
 
 
@@ -51,7 +55,11 @@ def _draw(game: Game, user: AbstractBaseUser, data: Data) -> str:
     if drawn is None:
         game.refresh_from_db()
         return f"Game {game.number} is over: {game.end_reason}."
-    return f"Round {drawn.number}: rack {drawn.rack}" + (f" ({len(drawn.rejected)} rejected)" if drawn.rejected else "") + "."
+    return (
+        f"Round {drawn.number}: rack {drawn.rack}"
+        + (f" ({len(drawn.rejected)} rejected)" if drawn.rejected else "")
+        + "."
+    )
 
 
 def _rack(game: Game, user: AbstractBaseUser, data: Data) -> str:
@@ -65,7 +73,9 @@ def _open(game: Game, user: AbstractBaseUser, data: Data) -> str:
 
 
 def _extend(game: Game, user: AbstractBaseUser, data: Data) -> str:
-    extended = clock.round_extend(round=_round(game), seconds=_int(data, "seconds") or 0, actor=user)
+    extended = clock.round_extend(
+        round=_round(game), seconds=_int(data, "seconds") or 0, actor=user
+    )
     return f"Round {extended.number} extended to {extended.deadline:%H:%M:%S}."
 
 
@@ -89,22 +99,39 @@ def _publish(game: Game, user: AbstractBaseUser, data: Data) -> str:
 
 
 def _annul(game: Game, user: AbstractBaseUser, data: Data) -> str:
-    annulled = corrections.round_annul(round=_round(game), reason=str(data.get("reason", "")), actor=user)
+    annulled = corrections.round_annul(
+        round=_round(game), reason=str(data.get("reason", "")), actor=user
+    )
     return f"Round {annulled.number} annulled: draw it again."
 
 
 def _choose_top(game: Game, user: AbstractBaseUser, data: Data) -> str:
-    chosen = publishing.round_top_choose(round=_round(game), ref=str(data.get("ref", "")), word=str(data.get("word", "")), actor=user)
+    chosen = publishing.round_top_choose(
+        round=_round(game), ref=str(data.get("ref", "")), word=str(data.get("word", "")), actor=user
+    )
     return f"The move to play is {chosen.played_ref} {chosen.played_word} ({chosen.played_score})."
 
 
 def _amend(game: Game, user: AbstractBaseUser, data: Data) -> str:
-    ruling = Ruling.objects.filter(pk=_int(data, "ruling"), round__game=game).select_related("player").first()
+    ruling = (
+        Ruling.objects.filter(pk=_int(data, "ruling"), round__game=game)
+        .select_related("player")
+        .first()
+    )
     if ruling is None:
         raise ApplicationError("No such ruling in this game.")
     code = str(data.get("code", "")).strip() or None
-    amended = corrections.ruling_amend(ruling=ruling, points=_int(data, "points") or 0, penalty=_int(data, "penalty", required=False), code=code, reason=str(data.get("reason", "")), actor=user)
-    return f"{ruling.player.name}: now {amended.points} points ({amended.get_code_display().lower()})."
+    amended = corrections.ruling_amend(
+        ruling=ruling,
+        points=_int(data, "points") or 0,
+        penalty=_int(data, "penalty", required=False),
+        code=code,
+        reason=str(data.get("reason", "")),
+        actor=user,
+    )
+    return (
+        f"{ruling.player.name}: now {amended.points} points ({amended.get_code_display().lower()})."
+    )
 
 
 def _slip(game: Game, user: AbstractBaseUser, data: Data) -> str:
@@ -112,13 +139,32 @@ def _slip(game: Game, user: AbstractBaseUser, data: Data) -> str:
     if current is None:
         raise ApplicationError("No round to enter slips for.")
     player = _player_at(game, data)
-    word, ref, score = str(data.get("word", "")), str(data.get("ref", "")), _int(data, "score", required=False)
+    word, ref, score = (
+        str(data.get("word", "")),
+        str(data.get("ref", "")),
+        _int(data, "score", required=False),
+    )
     if str(data.get("check", "")) in {"1", "on", "true"}:
-        agree = slip_check(player=player, round=current, word=word, ref=ref, score=score, checked_by=user)
+        agree = slip_check(
+            player=player, round=current, word=word, ref=ref, score=score, checked_by=user
+        )
         return f"Table {player.table} ({player.name}): second entry {'agrees' if agree else 'DISAGREES with the first: flagged for the director'}."
     late = str(data.get("late", "")) in {"1", "on", "true"}
-    slip = slip_submit(player=player, round=current, word=word, ref=ref, score=score, source=Submission.Source.ARBITER, entered_by=user, late=late)
-    return f"Table {player.table} ({player.name}): {slip.ref or '-'} {slip.word} {slip.announced_score if slip.announced_score is not None else '-'}" + (" (late)" if late else "") + " recorded."
+    slip = slip_submit(
+        player=player,
+        round=current,
+        word=word,
+        ref=ref,
+        score=score,
+        source=Submission.Source.ARBITER,
+        entered_by=user,
+        late=late,
+    )
+    return (
+        f"Table {player.table} ({player.name}): {slip.ref or '-'} {slip.word} {slip.announced_score if slip.announced_score is not None else '-'}"
+        + (" (late)" if late else "")
+        + " recorded."
+    )
 
 
 Action = Callable[[Game, AbstractBaseUser, Data], str]

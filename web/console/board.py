@@ -36,7 +36,11 @@ def board_rows(game: Game) -> list[dict[str, Any]]:
         for c in range(SIZE):
             tile = game.board[r][c]
             squares.append(
-                {"tile": "" if tile == "." else tile, "blank": tile.islower(), "premium": classes[r][c]}
+                {
+                    "tile": "" if tile == "." else tile,
+                    "blank": tile.islower(),
+                    "premium": classes[r][c],
+                }
             )
         rows.append({"label": ROWS[r], "squares": squares})
     return rows

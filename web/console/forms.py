@@ -48,8 +48,15 @@ class PlayerForm(forms.Form):
 
 class GameForm(forms.Form):
     source = forms.ChoiceField(choices=Game.Source.choices, initial=Game.Source.RANDOM)
-    seed = forms.IntegerField(min_value=0, max_value=2**32 - 1, required=False, help_text="Random draw: leave empty for a fresh seed.")
-    predrawn = forms.FileField(required=False, help_text="Pre-drawn game: the JSON of python -m engine game --json.")
+    seed = forms.IntegerField(
+        min_value=0,
+        max_value=2**32 - 1,
+        required=False,
+        help_text="Random draw: leave empty for a fresh seed.",
+    )
+    predrawn = forms.FileField(
+        required=False, help_text="Pre-drawn game: the JSON of python -m engine game --json."
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -29,7 +29,10 @@ def players_import_page(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             try:
                 created = players_import(
-                    event=event, file_name=upload.name or "", content=upload.read(), actor=request.user
+                    event=event,
+                    file_name=upload.name or "",
+                    content=upload.read(),
+                    actor=request.user,
                 )
             except PlayerImportError as exc:
                 errors = [exc.message, *(str(e) for e in exc.errors)]

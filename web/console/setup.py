@@ -29,23 +29,38 @@ from web.permissions import DIRECTOR, role_require
 
 
 def _form_error(form: Any) -> str:
-    return "; ".join(f"{'' if field == '__all__' else field + ': '}{' '.join(errors)}" for field, errors in form.errors.items())
+    return "; ".join(
+        f"{'' if field == '__all__' else field + ': '}{' '.join(errors)}"
+        for field, errors in form.errors.items()
+    )
 
 
 @login_required
 def event_new(request: HttpRequest) -> HttpResponse:
-    form = EventForm(request.POST or None, initial={f: Event._meta.get_field(f).get_default() for f in POLICY_FIELDS})
+    form = EventForm(
+        request.POST or None,
+        initial={f: Event._meta.get_field(f).get_default() for f in POLICY_FIELDS},
+    )
     if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data
             try:
                 with transaction.atomic():
-                    event = event_create(name=data["name"], starts_on=data["starts_on"], venue=data.get("venue", ""), actor=request.user)
-                    event_policy_update(event=event, actor=request.user, **{f: data[f] for f in POLICY_FIELDS})
+                    event = event_create(
+                        name=data["name"],
+                        starts_on=data["starts_on"],
+                        venue=data.get("venue", ""),
+                        actor=request.user,
+                    )
+                    event_policy_update(
+                        event=event, actor=request.user, **{f: data[f] for f in POLICY_FIELDS}
+                    )
             except ApplicationError as exc:
                 messages.error(request, exc.message)
             else:
-                messages.success(request, f"{event.name} is created: register its players and add a game.")
+                messages.success(
+                    request, f"{event.name} is created: register its players and add a game."
+                )
                 return redirect("console:setup", slug=event.slug)
         else:
             messages.error(request, _form_error(form))
@@ -77,7 +92,9 @@ def _policy(request: HttpRequest, event: Event) -> str:
     form = PolicyForm(request.POST, instance=Event.objects.get(pk=event.pk))
     if not form.is_valid():
         raise ApplicationError(_form_error(form))
-    event_policy_update(event=event, actor=request.user, **{f: form.cleaned_data[f] for f in POLICY_FIELDS})
+    event_policy_update(
+        event=event, actor=request.user, **{f: form.cleaned_data[f] for f in POLICY_FIELDS}
+    )
     return "The rules policy is saved."
 
 
@@ -89,8 +106,12 @@ def _player(request: HttpRequest, event: Event, pk: int | None) -> str:
     data["table"] = form.cleaned_data["table"]
     if pk is None:
         player = player_register(event=event, actor=request.user, **data)
-        return f"{player.name} is registered" + (f" at table {player.table}." if player.table else ".")
-    player = player_update(player=get_object_or_404(Player, pk=pk, event=event), actor=request.user, **data)
+        return f"{player.name} is registered" + (
+            f" at table {player.table}." if player.table else "."
+        )
+    player = player_update(
+        player=get_object_or_404(Player, pk=pk, event=event), actor=request.user, **data
+    )
     return f"{player.name} is updated."
 
 
@@ -100,7 +121,13 @@ def _game(request: HttpRequest, event: Event) -> str:
         raise ApplicationError(_form_error(form))
     data = form.cleaned_data
     document = predrawn_check(data["document"], event) if "document" in data else None
-    game = game_create(event=event, actor=request.user, source=data["source"], seed=data.get("seed"), predrawn=document)
+    game = game_create(
+        event=event,
+        actor=request.user,
+        source=data["source"],
+        seed=data.get("seed"),
+        predrawn=document,
+    )
     return f"Game {game.number} is added ({game.get_source_display().lower()})."
 
 
@@ -108,16 +135,28 @@ def _role(request: HttpRequest, event: Event) -> str:
     form = RoleForm(request.POST)
     if not form.is_valid():
         raise ApplicationError(_form_error(form))
-    granted = event_role_grant(event=event, username=form.cleaned_data["username"], role=form.cleaned_data["role"], actor=request.user)
+    granted = event_role_grant(
+        event=event,
+        username=form.cleaned_data["username"],
+        role=form.cleaned_data["role"],
+        actor=request.user,
+    )
     return f"{granted.user.get_username()} is now {granted.get_role_display().lower()} of {event.name}."
 
 
 @login_required
 @require_POST
-def event_setup_post(request: HttpRequest, slug: str, what: str, pk: int | None = None) -> HttpResponse:
+def event_setup_post(
+    request: HttpRequest, slug: str, what: str, pk: int | None = None
+) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
     role_require(request.user, event, DIRECTOR)
-    handlers = {"policy": lambda: _policy(request, event), "player": lambda: _player(request, event, pk), "game": lambda: _game(request, event), "role": lambda: _role(request, event)}
+    handlers = {
+        "policy": lambda: _policy(request, event),
+        "player": lambda: _player(request, event, pk),
+        "game": lambda: _game(request, event),
+        "role": lambda: _role(request, event),
+    }
     try:
         if what not in handlers:
             raise ApplicationError(f"Nothing to set up called {what!r}.")

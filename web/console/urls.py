@@ -12,12 +12,28 @@ urlpatterns = [
     path("events/<slug:slug>/", events.event_detail, name="event_detail"),
     path("events/<slug:slug>/setup/", setup.event_setup, name="setup"),
     path("events/<slug:slug>/setup/<str:what>/", setup.event_setup_post, name="setup_post"),
-    path("events/<slug:slug>/setup/<str:what>/<int:pk>/", setup.event_setup_post, name="setup_post_one"),
+    path(
+        "events/<slug:slug>/setup/<str:what>/<int:pk>/",
+        setup.event_setup_post,
+        name="setup_post_one",
+    ),
     path("events/<slug:slug>/games/<int:number>/console/", views.game_console, name="game"),
-    path("events/<slug:slug>/games/<int:number>/console/state.json", views.game_state, name="game_state"),
-    path("events/<slug:slug>/games/<int:number>/console/<str:action>/", views.game_action, name="action"),
+    path(
+        "events/<slug:slug>/games/<int:number>/console/state.json",
+        views.game_state,
+        name="game_state",
+    ),
+    path(
+        "events/<slug:slug>/games/<int:number>/console/<str:action>/",
+        views.game_action,
+        name="action",
+    ),
     path("events/<slug:slug>/games/<int:number>/slips/", views.slip_entry, name="slip_entry"),
-    path("events/<slug:slug>/games/<int:number>/rounds/<int:round_number>/moves/", views.round_moves, name="round_moves"),
+    path(
+        "events/<slug:slug>/games/<int:number>/rounds/<int:round_number>/moves/",
+        views.round_moves,
+        name="round_moves",
+    ),
     path("events/<slug:slug>/games/<int:number>/audit/", views.game_audit, name="audit"),
     path("events/<slug:slug>/players/import/", imports.players_import_page, name="players_import"),
 ]

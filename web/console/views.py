@@ -33,7 +33,14 @@ def game_console(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(
         request,
         "console/game.html",
-        {"game": game, "event": game.event, "state": state, "rows": board_rows(game), "codes": RULING_CHOICES, "Status": Round.Status},
+        {
+            "game": game,
+            "event": game.event,
+            "state": state,
+            "rows": board_rows(game),
+            "codes": RULING_CHOICES,
+            "Status": Round.Status,
+        },
     )
 
 
@@ -77,14 +84,28 @@ def round_moves(request: HttpRequest, slug: str, number: int, round_number: int)
     """Every legal move of a round, ranked (equal scores share a rank), a page at a time."""
     game = game_or_404(slug, number)
     role_require(request.user, game.event, DIRECTOR)
-    r = get_object_or_404(Round.objects.exclude(status=Round.Status.ANNULLED), game=game, number=round_number)
+    r = get_object_or_404(
+        Round.objects.exclude(status=Round.Status.ANNULLED), game=game, number=round_number
+    )
     moves = round_moves_ranked(round=r)
     asked = str(request.GET.get("page", "1"))
     page = int(asked) if asked.isdigit() and int(asked) > 0 else 1
     pages = max(1, -(-len(moves) // MOVES_PER_PAGE))
     page = min(page, pages)
     shown = moves[(page - 1) * MOVES_PER_PAGE : page * MOVES_PER_PAGE]
-    return render(request, "console/moves.html", {"game": game, "event": game.event, "round": r, "moves": shown, "total": len(moves), "page": page, "pages": pages})
+    return render(
+        request,
+        "console/moves.html",
+        {
+            "game": game,
+            "event": game.event,
+            "round": r,
+            "moves": shown,
+            "total": len(moves),
+            "page": page,
+            "pages": pages,
+        },
+    )
 
 
 @login_required
@@ -93,7 +114,9 @@ def game_audit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     game = game_or_404(slug, number)
     role_require(request.user, game.event, DIRECTOR)
     entries = AuditEntry.objects.filter(game=game).select_related("round").order_by("-at", "-pk")
-    return render(request, "console/audit.html", {"game": game, "event": game.event, "entries": entries})
+    return render(
+        request, "console/audit.html", {"game": game, "event": game.event, "entries": entries}
+    )
 
 
 @login_required
@@ -103,4 +126,8 @@ def slip_entry(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     role = role_require(request.user, game.event, DIRECTOR, ARBITER)
     current = round_current(game)
     state = console_state(game=game, now=timezone.now())
-    return render(request, "console/slip_entry.html", {"game": game, "event": game.event, "round": current, "state": state, "role": role})
+    return render(
+        request,
+        "console/slip_entry.html",
+        {"game": game, "event": game.event, "round": current, "state": state, "role": role},
+    )

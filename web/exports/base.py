@@ -113,7 +113,9 @@ def _sheet_write(ws: WriteOnlyWorksheet, sheet: Sheet) -> int:
     return count
 
 
-def workbook_write(sheets: Sequence[Sheet], out: IO[bytes], *, progress: Progress | None = None) -> None:
+def workbook_write(
+    sheets: Sequence[Sheet], out: IO[bytes], *, progress: Progress | None = None
+) -> None:
     """Write ``sheets`` in order into one .xlsx workbook on ``out``.
 
     ``progress(percent, message)`` is called before each sheet and at the end (100), so a

@@ -65,7 +65,9 @@ def _claim(job_id: int, now: dt.datetime) -> bool:
 
 
 def _report(job_id: int, percent: int, message: str) -> None:
-    ExportJob.objects.filter(pk=job_id).update(progress=min(100, max(0, percent)), message=message[:300])
+    ExportJob.objects.filter(pk=job_id).update(
+        progress=min(100, max(0, percent)), message=message[:300]
+    )
 
 
 def export_job_run(*, job_id: int, now: dt.datetime | None = None) -> ExportJob | None:
@@ -80,6 +82,7 @@ def export_job_run(*, job_id: int, now: dt.datetime | None = None) -> ExportJob 
     fd, partial = tempfile.mkstemp(dir=folder, prefix=f".{job.pk}-", suffix=".part")
     try:
         with os.fdopen(fd, "wb") as out:
+
             def progress(percent: int, message: str) -> None:
                 _report(job.pk, percent, message)
 

@@ -69,7 +69,10 @@ def _awarded(game: Game) -> dict[tuple[int, int], int]:
     rows = Ruling.objects.filter(
         round__game=game, round__status=Round.Status.PUBLISHED
     ).values_list("player_id", "round_id", "points", "solo", "penalty")
-    return {(p, r): ruling_total(points=points, solo=solo, penalty=penalty) for p, r, points, solo, penalty in rows.iterator(2000)}
+    return {
+        (p, r): ruling_total(points=points, solo=solo, penalty=penalty)
+        for p, r, points, solo, penalty in rows.iterator(2000)
+    }
 
 
 def standings_sheet(standings: Standings, *, title: str = "Standings") -> Sheet:

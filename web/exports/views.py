@@ -87,7 +87,9 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_visible_or_404(request, slug)
     out = io.StringIO()
     standings_csv_write(event=event, out=out)
-    return _attachment(out.getvalue().encode("utf-8-sig"), f"{event.slug}-standings.csv", "text/csv; charset=utf-8")
+    return _attachment(
+        out.getvalue().encode("utf-8-sig"), f"{event.slug}-standings.csv", "text/csv; charset=utf-8"
+    )
 
 
 @login_required
@@ -106,7 +108,9 @@ def export_job_create(request: HttpRequest, slug: str) -> HttpResponse:
 def export_job_page(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
     """The job's progress; the page reloads itself every 2 s until the job is finished."""
     event = event_visible_or_404(request, slug)
-    job = get_object_or_404(ExportJob.objects.select_related("event", "game"), event=event, pk=job_id)
+    job = get_object_or_404(
+        ExportJob.objects.select_related("event", "game"), event=event, pk=job_id
+    )
     return render(request, "exports/export_job.html", {"event": event, "job": job})
 
 
@@ -114,10 +118,14 @@ def export_job_page(request: HttpRequest, slug: str, job_id: int) -> HttpRespons
 @require_GET
 def export_job_download(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
     event = event_visible_or_404(request, slug)
-    job = get_object_or_404(ExportJob.objects.select_related("event", "game"), event=event, pk=job_id)
+    job = get_object_or_404(
+        ExportJob.objects.select_related("event", "game"), event=event, pk=job_id
+    )
     if job.status != ExportJob.Status.DONE or job.path is None or not job.path.exists():
         raise Http404("This export is not ready.")
-    return FileResponse(job.path.open("rb"), as_attachment=True, filename=job.download_name, content_type=XLSX)
+    return FileResponse(
+        job.path.open("rb"), as_attachment=True, filename=job.download_name, content_type=XLSX
+    )
 
 
 # --- API (session-authenticated staff) ----------------------------------------------------------
@@ -144,13 +152,18 @@ class EventExportApi(APIView):
     @extend_schema(
         operation_id="event_export_download",
         summary="The event workbook (.xlsx), for events small enough to export at once",
-        responses={200: OpenApiResponse(OpenApiTypes.BINARY, description="The .xlsx workbook."), 409: OpenApiResponse(description="Too large: POST for a background export.")},
+        responses={
+            200: OpenApiResponse(OpenApiTypes.BINARY, description="The .xlsx workbook."),
+            409: OpenApiResponse(description="Too large: POST for a background export."),
+        },
     )
     def get(self, request: Request, slug: str) -> HttpResponse:
         event = event_visible_or_404(request, slug)
         if _too_large(event):
             return Response(
-                {"detail": "This event is large: POST here to prepare its workbook in the background."},
+                {
+                    "detail": "This event is large: POST here to prepare its workbook in the background."
+                },
                 status=status.HTTP_409_CONFLICT,
             )
         return _attachment(event_workbook_bytes(event=event), f"{event.slug}.xlsx", XLSX)
@@ -158,7 +171,9 @@ class EventExportApi(APIView):
     @extend_schema(
         operation_id="event_export_job_create",
         summary="Start a background export of the event (or of one game)",
-        request=inline_serializer(name="ExportJobRequest", fields={"game": serializers.IntegerField(required=False)}),
+        request=inline_serializer(
+            name="ExportJobRequest", fields={"game": serializers.IntegerField(required=False)}
+        ),
         responses={202: _JOB},
     )
     def post(self, request: Request, slug: str) -> Response:
@@ -174,8 +189,14 @@ class EventExportApi(APIView):
 class ExportJobApi(APIView):
     """GET: an export job's status and progress; ``download`` once it is done."""
 
-    @extend_schema(operation_id="event_export_job_status", summary="An export job's status and progress", responses={200: _JOB})
+    @extend_schema(
+        operation_id="event_export_job_status",
+        summary="An export job's status and progress",
+        responses={200: _JOB},
+    )
     def get(self, request: Request, slug: str, job_id: int) -> Response:
         event = event_visible_or_404(request, slug)
-        job = get_object_or_404(ExportJob.objects.select_related("event", "game"), event=event, pk=job_id)
+        job = get_object_or_404(
+            ExportJob.objects.select_related("event", "game"), event=event, pk=job_id
+        )
         return Response(_job_json(request, job))

@@ -33,7 +33,9 @@ from web.permissions import event_visible_or_404
 
 def _qr_svg(request: HttpRequest, player: Player, *, scale: int) -> str:
     url = request.build_absolute_uri(reverse("play:play_join", args=[player.token]))
-    return segno.make(url, error="m").svg_inline(scale=scale, omitsize=True, title=f"QR code of {player.name}")
+    return segno.make(url, error="m").svg_inline(
+        scale=scale, omitsize=True, title=f"QR code of {player.name}"
+    )
 
 
 def play_join(request: HttpRequest, token: str) -> HttpResponse:
@@ -41,7 +43,9 @@ def play_join(request: HttpRequest, token: str) -> HttpResponse:
     if player is None:
         return render(request, "play/play_refused.html", {"reason": "unknown"}, status=404)
     if not player.token_is_active:
-        return render(request, "play/play_refused.html", {"reason": "revoked", "player": player}, status=403)
+        return render(
+            request, "play/play_refused.html", {"reason": "revoked", "player": player}, status=403
+        )
     response = redirect("play:play")
     response.set_signed_cookie(
         PLAY_COOKIE,
@@ -62,7 +66,9 @@ def play(request: HttpRequest) -> HttpResponse:
     if player is None:
         return render(request, "play/play_refused.html", {"reason": "none"}, status=403)
     if not player.token_is_active:
-        return render(request, "play/play_refused.html", {"reason": "revoked", "player": player}, status=403)
+        return render(
+            request, "play/play_refused.html", {"reason": "revoked", "player": player}, status=403
+        )
     return render(request, "play/play.html", {"player": player, "event": player.event})
 
 

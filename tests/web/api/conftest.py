@@ -36,7 +36,10 @@ def room(db) -> Event:
 
 @pytest.fixture
 def players(room: Event) -> list[Player]:
-    return [PlayerFactory(event=room, name=name, table=i + 1) for i, name in enumerate(["Ann", "Bob", "Cleo"])]
+    return [
+        PlayerFactory(event=room, name=name, table=i + 1)
+        for i, name in enumerate(["Ann", "Bob", "Cleo"])
+    ]
 
 
 @pytest.fixture

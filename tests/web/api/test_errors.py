@@ -31,7 +31,11 @@ def test_django_errors_are_rendered_the_same_way():
 
 def test_a_domain_error_carries_a_message_and_data_never_a_status():
     error = ApplicationError("The deadline has passed.", data={"code": "deadline_passed"})
-    assert (error.message, error.data, error.code) == ("The deadline has passed.", {"code": "deadline_passed"}, "deadline_passed")
+    assert (error.message, error.data, error.code) == (
+        "The deadline has passed.",
+        {"code": "deadline_passed"},
+        "deadline_passed",
+    )
     assert not hasattr(error, "status_code")
 
 
@@ -39,7 +43,10 @@ def test_the_api_maps_not_found_to_404_and_everything_else_to_400():
     assert api_exception_handler(NotFound("No round 9."), {}).status_code == 404
     refused = ApplicationError("Round 3 is not open.", data={"code": "round_not_open"})
     response = api_exception_handler(refused, {})
-    assert (response.status_code, response.data) == (400, {"detail": "Round 3 is not open.", "code": "round_not_open"})
+    assert (response.status_code, response.data) == (
+        400,
+        {"detail": "Round 3 is not open.", "code": "round_not_open"},
+    )
 
 
 def test_the_player_api_answers_a_refused_slip_with_the_status_of_its_code():

@@ -29,7 +29,9 @@ def test_the_urls_are_the_documented_ones() -> None:
     assert reverse("play_api:standings") == STANDINGS
 
 
-def test_ann_sees_the_open_round_with_rack_board_and_the_server_clock(frozen_clock, phone, ann, game) -> None:
+def test_ann_sees_the_open_round_with_rack_board_and_the_server_clock(
+    frozen_clock, phone, ann, game
+) -> None:
     r = open_round(game, now=T0)
     frozen_clock.move_to(T0 + seconds(30))
     response = phone(ann).get(STATE)
@@ -51,7 +53,9 @@ def test_ann_sees_the_open_round_with_rack_board_and_the_server_clock(frozen_clo
     assert response["X-Server-Time"].startswith("2026-05-01T20:00:30")
 
 
-def test_an_unchanged_state_is_a_304_and_a_new_slip_changes_it(frozen_clock, phone, ann, game) -> None:
+def test_an_unchanged_state_is_a_304_and_a_new_slip_changes_it(
+    frozen_clock, phone, ann, game
+) -> None:
     open_round(game, now=T0)
     client = phone(ann)
     etag = client.get(STATE)["ETag"]
@@ -75,11 +79,15 @@ def test_before_any_game_the_state_says_so(frozen_clock, phone, ann) -> None:
     assert state["game"] is None and state["round"] is None and state["board"] is None
 
 
-def test_ann_hands_in_a_slip_and_gets_a_receipt_then_replaces_it(frozen_clock, phone, ann, game) -> None:
+def test_ann_hands_in_a_slip_and_gets_a_receipt_then_replaces_it(
+    frozen_clock, phone, ann, game
+) -> None:
     open_round(game, now=T0)
     client = phone(ann)
     frozen_clock.move_to(T0 + seconds(20))
-    first = client.post(SUBMISSIONS, {"round": 1, "ref": "h3", "word": "TROWEL", "score": 20}, format="json")
+    first = client.post(
+        SUBMISSIONS, {"round": 1, "ref": "h3", "word": "TROWEL", "score": 20}, format="json"
+    )
     assert first.status_code == 201, first.json()
     receipt = first.json()
     assert receipt == {
@@ -93,7 +101,9 @@ def test_ann_hands_in_a_slip_and_gets_a_receipt_then_replaces_it(frozen_clock, p
     }
     assert Submission.objects.get(pk=receipt["id"]).source == "api"
     frozen_clock.move_to(T0 + seconds(40))
-    second = client.post(SUBMISSIONS, {"round": 1, "ref": "H4", "word": "WROTE", "score": 24}, format="json")
+    second = client.post(
+        SUBMISSIONS, {"round": 1, "ref": "H4", "word": "WROTE", "score": 24}, format="json"
+    )
     assert second.status_code == 201
     assert second.json()["replaced_previous"] is True
     assert client.get(STATE).json()["slip"]["word"] == "WROTE"
@@ -103,7 +113,9 @@ def test_ann_hands_in_a_slip_and_gets_a_receipt_then_replaces_it(frozen_clock, p
 def test_only_her_own_slip_shows_before_publication(frozen_clock, phone, players, game) -> None:
     ann, bob, _ = players
     open_round(game, now=T0)
-    phone(bob).post(SUBMISSIONS, {"round": 1, "ref": "H4", "word": "WROTE", "score": 24}, format="json")
+    phone(bob).post(
+        SUBMISSIONS, {"round": 1, "ref": "H4", "word": "WROTE", "score": 24}, format="json"
+    )
     state = phone(ann).get(STATE).json()
     assert state["slip"] is None
     assert "WROTE" not in str(state)
@@ -114,15 +126,42 @@ def test_only_her_own_slip_shows_before_publication(frozen_clock, phone, players
 @pytest.mark.parametrize(
     ("slip", "status", "code", "detail"),
     [
-        ({"round": 1, "ref": "HH", "word": "WROTE", "score": 24}, 400, "malformed_reference", "Malformed reference"),
-        ({"round": 1, "ref": "H4", "word": "WR0TE", "score": 24}, 400, "malformed_word", "Malformed word"),
-        ({"round": 1, "ref": "H4", "word": "QUIZ", "score": 24}, 400, "rack_letters_missing", "Rack letters missing: QUIZ needs"),
-        ({"round": 1, "ref": "H4", "word": "WROTE", "score": -1}, 400, "malformed_score", "whole number"),
+        (
+            {"round": 1, "ref": "HH", "word": "WROTE", "score": 24},
+            400,
+            "malformed_reference",
+            "Malformed reference",
+        ),
+        (
+            {"round": 1, "ref": "H4", "word": "WR0TE", "score": 24},
+            400,
+            "malformed_word",
+            "Malformed word",
+        ),
+        (
+            {"round": 1, "ref": "H4", "word": "QUIZ", "score": 24},
+            400,
+            "rack_letters_missing",
+            "Rack letters missing: QUIZ needs",
+        ),
+        (
+            {"round": 1, "ref": "H4", "word": "WROTE", "score": -1},
+            400,
+            "malformed_score",
+            "whole number",
+        ),
         ({"round": 1, "ref": "H4", "score": 24}, 400, "invalid", "word: This field is required."),
-        ({"round": 9, "ref": "H4", "word": "WROTE", "score": 24}, 404, "no_such_round", "There is no round 9"),
+        (
+            {"round": 9, "ref": "H4", "word": "WROTE", "score": 24},
+            404,
+            "no_such_round",
+            "There is no round 9",
+        ),
     ],
 )
-def test_a_malformed_slip_is_refused_with_the_services_reason_and_code(frozen_clock, phone, ann, game, slip, status, code, detail) -> None:
+def test_a_malformed_slip_is_refused_with_the_services_reason_and_code(
+    frozen_clock, phone, ann, game, slip, status, code, detail
+) -> None:
     open_round(game, now=T0)
     response = phone(ann).post(SUBMISSIONS, slip, format="json")
     assert response.status_code == status
@@ -134,18 +173,32 @@ def test_a_malformed_slip_is_refused_with_the_services_reason_and_code(frozen_cl
 
 def test_a_slip_for_a_round_that_is_not_open_is_a_409(frozen_clock, phone, ann, game) -> None:
     racks.round_draw(game=game, actor=None)
-    response = phone(ann).post(SUBMISSIONS, {"round": 1, "ref": "H4", "word": "WROTE", "score": 24}, format="json")
+    response = phone(ann).post(
+        SUBMISSIONS, {"round": 1, "ref": "H4", "word": "WROTE", "score": 24}, format="json"
+    )
     assert response.status_code == 409
-    assert response.json() == {"detail": "Round 1 is not open (it is drawn).", "code": "round_not_open"}
+    assert response.json() == {
+        "detail": "Round 1 is not open (it is drawn).",
+        "code": "round_not_open",
+    }
 
 
-def test_a_slip_after_the_deadline_and_grace_is_refused_on_the_server_clock(frozen_clock, phone, ann, game) -> None:
+def test_a_slip_after_the_deadline_and_grace_is_refused_on_the_server_clock(
+    frozen_clock, phone, ann, game
+) -> None:
     open_round(game, now=T0)
     client = phone(ann)
     frozen_clock.move_to(T0 + seconds(189))  # deadline 20:03:00 + 10 s grace
-    assert client.post(SUBMISSIONS, {"round": 1, "ref": "H4", "word": "WROTE", "score": 24}, format="json").status_code == 201
+    assert (
+        client.post(
+            SUBMISSIONS, {"round": 1, "ref": "H4", "word": "WROTE", "score": 24}, format="json"
+        ).status_code
+        == 201
+    )
     frozen_clock.move_to(T0 + seconds(191))
-    late = client.post(SUBMISSIONS, {"round": 1, "ref": "H4", "word": "WROTE", "score": 24}, format="json")
+    late = client.post(
+        SUBMISSIONS, {"round": 1, "ref": "H4", "word": "WROTE", "score": 24}, format="json"
+    )
     assert late.status_code == 409
     assert late.json() == {
         "detail": "The deadline has passed: round 1 closed at 20:03:00 and this slip arrived at 20:03:11 (server time).",
@@ -153,10 +206,14 @@ def test_a_slip_after_the_deadline_and_grace_is_refused_on_the_server_clock(froz
     }
 
 
-def test_a_player_of_another_event_cannot_reach_this_events_rounds(frozen_clock, phone, stranger, game) -> None:
+def test_a_player_of_another_event_cannot_reach_this_events_rounds(
+    frozen_clock, phone, stranger, game
+) -> None:
     open_round(game, now=T0)
     # Sam's round 1 is in his own event's game, which has no round yet: nothing to hand in to.
-    response = phone(stranger).post(SUBMISSIONS, {"round": 1, "ref": "H4", "word": "WROTE", "score": 24}, format="json")
+    response = phone(stranger).post(
+        SUBMISSIONS, {"round": 1, "ref": "H4", "word": "WROTE", "score": 24}, format="json"
+    )
     assert response.status_code == 404
     state = phone(stranger).get(STATE).json()
     assert state["event"]["slug"] == "autumn-cup"
@@ -164,21 +221,29 @@ def test_a_player_of_another_event_cannot_reach_this_events_rounds(frozen_clock,
     assert not Submission.objects.exists()
 
 
-def test_the_services_not_your_event_refusal_is_a_403(frozen_clock, phone, stranger, game, monkeypatch) -> None:
+def test_the_services_not_your_event_refusal_is_a_403(
+    frozen_clock, phone, stranger, game, monkeypatch
+) -> None:
     r = open_round(game, now=T0)
     monkeypatch.setattr("web.api.views.play_round_by_number", lambda **kw: r)
-    response = phone(stranger).post(SUBMISSIONS, {"round": 1, "ref": "H4", "word": "WROTE", "score": 24}, format="json")
+    response = phone(stranger).post(
+        SUBMISSIONS, {"round": 1, "ref": "H4", "word": "WROTE", "score": 24}, format="json"
+    )
     assert response.status_code == 403
     assert response.json()["code"] == "not_your_event"
 
 
-def test_a_revoked_token_gets_a_401_saying_so_and_a_reissued_one_works(frozen_clock, phone, ann, game) -> None:
+def test_a_revoked_token_gets_a_401_saying_so_and_a_reissued_one_works(
+    frozen_clock, phone, ann, game
+) -> None:
     open_round(game, now=T0)
     old = ann.token
     player_token_revoke(player=ann, actor=None)
     for response in (
         phone(token=old).get(STATE),
-        phone(token=old).post(SUBMISSIONS, {"round": 1, "ref": "H4", "word": "WROTE", "score": 24}, format="json"),
+        phone(token=old).post(
+            SUBMISSIONS, {"round": 1, "ref": "H4", "word": "WROTE", "score": 24}, format="json"
+        ),
         phone(token=old).get(STANDINGS),
     ):
         assert response.status_code == 401
@@ -203,7 +268,12 @@ def test_anonymous_and_unknown_tokens_get_a_401(db, phone) -> None:
     assert phone().post(SUBMISSIONS, {"round": 1}, format="json").status_code == 401
 
 
-@override_settings(REST_FRAMEWORK={"EXCEPTION_HANDLER": "web.api.errors.api_exception_handler", "DEFAULT_THROTTLE_RATES": {"play_state": "3/min", "play_submissions": "2/min"}})
+@override_settings(
+    REST_FRAMEWORK={
+        "EXCEPTION_HANDLER": "web.api.errors.api_exception_handler",
+        "DEFAULT_THROTTLE_RATES": {"play_state": "3/min", "play_submissions": "2/min"},
+    }
+)
 def test_a_token_is_rate_limited_on_its_own(frozen_clock, phone, players, game) -> None:
     ann, bob, _ = players
     open_round(game, now=T0)
@@ -219,11 +289,17 @@ def test_a_token_is_rate_limited_on_its_own(frozen_clock, phone, players, game) 
     assert client.get(STATE).status_code == 200
 
 
-def test_after_the_round_ann_sees_the_top_her_ruling_and_the_standings(frozen_clock, phone, players, game) -> None:
+def test_after_the_round_ann_sees_the_top_her_ruling_and_the_standings(
+    frozen_clock, phone, players, game
+) -> None:
     ann, bob, _ = players
     r = open_round(game, now=T0)
-    phone(ann).post(SUBMISSIONS, {"round": 1, "ref": "H4", "word": "WROTE", "score": 24}, format="json")
-    phone(bob).post(SUBMISSIONS, {"round": 1, "ref": "H4", "word": "TOWER", "score": 99}, format="json")
+    phone(ann).post(
+        SUBMISSIONS, {"round": 1, "ref": "H4", "word": "WROTE", "score": 24}, format="json"
+    )
+    phone(bob).post(
+        SUBMISSIONS, {"round": 1, "ref": "H4", "word": "TOWER", "score": 99}, format="json"
+    )
     finish_round(r, T0 + seconds(190))
     state = phone(ann).get(STATE).json()
     assert state["round"]["status"] == "published"
@@ -232,14 +308,19 @@ def test_after_the_round_ann_sees_the_top_her_ruling_and_the_standings(frozen_cl
     assert ruling["code"] == "valid" and ruling["points"] == 24 and ruling["found_top"]
     assert ruling["slip"] == {"word": "WROTE", "ref": "H4", "score": 24}
     assert state["board"][7][3:8] == "WROTE"
-    assert state["standings"]["rank"] == 1 and state["standings"]["total"] == state["standings"]["rank"] * 0 + ruling["total"]
+    assert (
+        state["standings"]["rank"] == 1
+        and state["standings"]["total"] == state["standings"]["rank"] * 0 + ruling["total"]
+    )
     standings = phone(bob).get(STANDINGS).json()
     assert standings["rounds"] == 1 and standings["top_total"] == 24
     assert standings["leaders"][0]["name"] == "Ann" and not standings["leaders"][0]["me"]
     assert standings["me"]["name"] == "Bob" and standings["me"]["me"]
 
 
-def test_the_page_cookie_authenticates_and_its_posts_need_the_csrf_token(frozen_clock, client, ann, game) -> None:
+def test_the_page_cookie_authenticates_and_its_posts_need_the_csrf_token(
+    frozen_clock, client, ann, game
+) -> None:
     open_round(game, now=T0)
     client.get(f"/play/{ann.token}/")
     assert client.get(STATE).json()["player"]["name"] == "Ann"
@@ -248,10 +329,19 @@ def test_the_page_cookie_authenticates_and_its_posts_need_the_csrf_token(frozen_
     strict = Client(enforce_csrf_checks=True)
     strict.get(f"/play/{ann.token}/")
     strict.get("/play/")
-    refused = strict.post(SUBMISSIONS, {"round": 1, "ref": "H4", "word": "WROTE", "score": 24}, content_type="application/json")
+    refused = strict.post(
+        SUBMISSIONS,
+        {"round": 1, "ref": "H4", "word": "WROTE", "score": 24},
+        content_type="application/json",
+    )
     assert refused.status_code == 403 and refused.json()["code"] == "csrf_failed"
     csrf = strict.cookies["csrftoken"].value
-    accepted = strict.post(SUBMISSIONS, {"round": 1, "ref": "H4", "word": "WROTE", "score": 24}, content_type="application/json", HTTP_X_CSRFTOKEN=csrf)
+    accepted = strict.post(
+        SUBMISSIONS,
+        {"round": 1, "ref": "H4", "word": "WROTE", "score": 24},
+        content_type="application/json",
+        HTTP_X_CSRFTOKEN=csrf,
+    )
     assert accepted.status_code == 201
     assert Submission.objects.get().source == "phone"
 
@@ -284,10 +374,12 @@ def test_the_whole_schema_generates_without_a_warning_or_an_error() -> None:
     from drf_spectacular.drainage import GENERATOR_STATS
     from drf_spectacular.generators import SchemaGenerator
 
-
     GENERATOR_STATS.reset()
     schema = SchemaGenerator().get_schema(request=None, public=True)
     assert not GENERATOR_STATS, "drf-spectacular warned or failed on some view"
     paths = set(schema["paths"])
     assert "/api/v1/staff/events/{slug}/games/{number}/{action}" in paths
-    assert "/api/v1/events/{slug}/export" in paths and "/api/v1/events/{slug}/exports/{job_id}" in paths
+    assert (
+        "/api/v1/events/{slug}/export" in paths
+        and "/api/v1/events/{slug}/exports/{job_id}" in paths
+    )

@@ -26,7 +26,9 @@ MATRIX = {
 
 
 @pytest.mark.parametrize("persona", list(MATRIX))
-def test_the_permission_matrix_over_every_endpoint(frozen_clock, phone, players, game, stranger, persona) -> None:
+def test_the_permission_matrix_over_every_endpoint(
+    frozen_clock, phone, players, game, stranger, persona
+) -> None:
     open_round(game, now=T0)
     ann = players[0]
     if persona == "a revoked token":
@@ -39,16 +41,24 @@ def test_the_permission_matrix_over_every_endpoint(frozen_clock, phone, players,
     }[persona]
     got = []
     for method, url, body in ENDPOINTS:
-        response = getattr(client, method)(url, body, format="json") if body else getattr(client, method)(url)
+        response = (
+            getattr(client, method)(url, body, format="json")
+            if body
+            else getattr(client, method)(url)
+        )
         got.append(response.status_code)
         if response.status_code >= 400:
             assert set(response.json()) >= {"detail", "code"}
     assert tuple(got) == MATRIX[persona]
     # Whatever the caller, only the player's own slip was recorded, for the player's event.
-    assert list(Submission.objects.values_list("player__name", flat=True)) == (["Ann"] if persona == "the player" else [])
+    assert list(Submission.objects.values_list("player__name", flat=True)) == (
+        ["Ann"] if persona == "the player" else []
+    )
 
 
-def test_another_events_player_never_sees_this_events_names_or_slips(frozen_clock, phone, players, game, stranger) -> None:
+def test_another_events_player_never_sees_this_events_names_or_slips(
+    frozen_clock, phone, players, game, stranger
+) -> None:
     open_round(game, now=T0)
     phone(players[0]).post("/api/v1/play/submissions", SLIP, format="json")
     state = phone(stranger).get("/api/v1/play/state").content.decode()

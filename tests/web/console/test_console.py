@@ -30,7 +30,9 @@ def arbiter(event):
 
 
 def act(client: Client, game: Game, action: str, **data: object):
-    return client.post(reverse("console:action", args=[game.event.slug, game.number, action]), data, follow=True)
+    return client.post(
+        reverse("console:action", args=[game.event.slug, game.number, action]), data, follow=True
+    )
 
 
 def messages_of(response) -> list[str]:
@@ -53,7 +55,11 @@ def test_the_director_runs_a_round_from_the_console(client_for, director, game: 
     r = current(game)
     act(client, game, "slip", table=1, word="WROTE", ref="H4", score=24)
     state = json.loads(client.get(reverse("console:game_state", args=[game.event.slug, 1])).content)
-    assert state["status"] == "open" and state["slips"] == 1 and [p["name"] for p in state["missing"]] == ["Bob", "Cleo"]
+    assert (
+        state["status"] == "open"
+        and state["slips"] == 1
+        and [p["name"] for p in state["missing"]] == ["Bob", "Cleo"]
+    )
     assert "WROTE" not in json.dumps(state)  # who handed in, never what
     act(client, game, "extend", seconds=30)
     act(client, game, "pause")
@@ -68,18 +74,48 @@ def test_the_director_runs_a_round_from_the_console(client_for, director, game: 
     clock.round_close(round_id=r.pk, now=later)
     scoring.round_score(round_id=r.pk, now=later)
     review = client.get(reverse("console:game", args=[game.event.slug, 1]))
-    assert b"review" in review.content and b"Publish round 1" in review.content and b"WROTE" in review.content
+    assert (
+        b"review" in review.content
+        and b"Publish round 1" in review.content
+        and b"WROTE" in review.content
+    )
     ruling = Ruling.objects.get(round=r, player__name="Bob")
-    assert "keeps the ruling 'missing'" in messages_of(act(client, game, "amend", ruling=ruling.pk, points=12, code="valid", reason="x"))[0]
-    act(client, game, "amend", ruling=ruling.pk, points=12, code="missing", reason="average of the room")
+    assert (
+        "keeps the ruling 'missing'"
+        in messages_of(
+            act(client, game, "amend", ruling=ruling.pk, points=12, code="valid", reason="x")
+        )[0]
+    )
+    act(
+        client,
+        game,
+        "amend",
+        ruling=ruling.pk,
+        points=12,
+        code="missing",
+        reason="average of the room",
+    )
     ruling.refresh_from_db()
     assert ruling.amended and ruling.points == 12
     response = act(client, game, "publish")
     assert "Round 1 published: H4 WROTE 24." in messages_of(response)
     actions = set(AuditEntry.objects.filter(game=game).values_list("action", flat=True))
-    for name in ("drawn", "opened", "extended", "paused", "resumed", "closed_early", "closed", "scored", "published"):
+    for name in (
+        "drawn",
+        "opened",
+        "extended",
+        "paused",
+        "resumed",
+        "closed_early",
+        "closed",
+        "scored",
+        "published",
+    ):
         assert f"arbiter.round.{name}" in actions
-    assert b"arbiter.round.published" in client.get(reverse("console:game", args=[game.event.slug, 1])).content
+    assert (
+        b"arbiter.round.published"
+        in client.get(reverse("console:game", args=[game.event.slug, 1])).content
+    )
 
 
 def test_refusals_come_back_as_messages_saying_why(client_for, director, game: Game) -> None:
@@ -87,7 +123,10 @@ def test_refusals_come_back_as_messages_saying_why(client_for, director, game: G
     assert "has no round in play" in messages_of(act(client, game, "open"))[0]
     act(client, game, "draw")
     assert "publish or annul it" in messages_of(act(client, game, "draw"))[0]
-    assert "only a round that is scored can be published" in messages_of(act(client, game, "publish"))[0]
+    assert (
+        "only a round that is scored can be published"
+        in messages_of(act(client, game, "publish"))[0]
+    )
     assert "must be a whole number" in messages_of(act(client, game, "extend", seconds="soon"))[0]
     assert "Unknown action" in messages_of(act(client, game, "dance"))[0]
     assert "Say why" in messages_of(act(client, game, "annul", reason=""))[0]
@@ -95,20 +134,29 @@ def test_refusals_come_back_as_messages_saying_why(client_for, director, game: G
     assert current(game).status == Round.Status.ANNULLED
 
 
-def test_a_typed_rack_breaking_the_minimum_is_refused_with_the_reason(client_for, director, event) -> None:
+def test_a_typed_rack_breaking_the_minimum_is_refused_with_the_reason(
+    client_for, director, event
+) -> None:
     game = GameFactory(event=event, number=2, seed=None, source=Game.Source.MANUAL)
     client = client_for(director)
-    assert b"Rack drawn from the bag" in client.get(reverse("console:game", args=[event.slug, 2])).content
+    assert (
+        b"Rack drawn from the bag"
+        in client.get(reverse("console:game", args=[event.slug, 2])).content
+    )
     message = messages_of(act(client, game, "rack", rack="AEIOUAE"))[0]
     assert "0 consonants" in message and "Put the whole rack back" in message
     assert "accepted" in messages_of(act(client, game, "rack", rack="AEINRST"))[0]
 
 
-def test_an_arbiter_enters_slips_but_may_not_publish_or_amend(client_for, arbiter, game: Game, director) -> None:
+def test_an_arbiter_enters_slips_but_may_not_publish_or_amend(
+    client_for, arbiter, game: Game, director
+) -> None:
     act(client_for(director), game, "draw")
     act(client_for(director), game, "open")
     client = client_for(arbiter)
-    assert client.get(reverse("console:game", args=[game.event.slug, 1])).status_code == 302  # to the slip entry
+    assert (
+        client.get(reverse("console:game", args=[game.event.slug, 1])).status_code == 302
+    )  # to the slip entry
     page = client.get(reverse("console:slip_entry", args=[game.event.slug, 1]))
     assert page.status_code == 200 and b"Record (Enter)" in page.content
     response = act(client, game, "slip", table=2, word="TROWEL", ref="H3", score=20)
@@ -116,22 +164,45 @@ def test_an_arbiter_enters_slips_but_may_not_publish_or_amend(client_for, arbite
     slip = Submission.objects.get(player__table=2)
     assert (slip.source, slip.entered_by) == ("arbiter", arbiter)
     for action in ("publish", "amend", "draw", "open"):
-        assert client.post(reverse("console:action", args=[game.event.slug, 1, action])).status_code == 403
-    assert "No player sits at table 9" in messages_of(act(client, game, "slip", table=9, word="WROTE", ref="H4", score=24))[0]
+        assert (
+            client.post(reverse("console:action", args=[game.event.slug, 1, action])).status_code
+            == 403
+        )
+    assert (
+        "No player sits at table 9"
+        in messages_of(act(client, game, "slip", table=9, word="WROTE", ref="H4", score=24))[0]
+    )
 
 
-def test_a_second_entry_that_disagrees_is_flagged_for_the_director(client_for, arbiter, director, game: Game) -> None:
+def test_a_second_entry_that_disagrees_is_flagged_for_the_director(
+    client_for, arbiter, director, game: Game
+) -> None:
     act(client_for(director), game, "draw")
     act(client_for(director), game, "open")
     client = client_for(arbiter)
     act(client, game, "slip", table=1, word="WROTE", ref="H4", score=24)
-    assert "agrees" in messages_of(act(client, game, "slip", table=1, word="WROTE", ref="H4", score=24, check=1))[0]
-    assert "DISAGREES" in messages_of(act(client, game, "slip", table=1, word="WROTE", ref="H4", score=42, check=1))[0]
+    assert (
+        "agrees"
+        in messages_of(
+            act(client, game, "slip", table=1, word="WROTE", ref="H4", score=24, check=1)
+        )[0]
+    )
+    assert (
+        "DISAGREES"
+        in messages_of(
+            act(client, game, "slip", table=1, word="WROTE", ref="H4", score=42, check=1)
+        )[0]
+    )
     assert Submission.objects.get().announced_score == 24  # the check replaced nothing
-    assert b"Double entry disagreements" in client_for(director).get(reverse("console:game", args=[game.event.slug, 1])).content
+    assert (
+        b"Double entry disagreements"
+        in client_for(director).get(reverse("console:game", args=[game.event.slug, 1])).content
+    )
 
 
-def test_nothing_is_reachable_without_login_or_without_a_role(client_for, outsider, game: Game) -> None:
+def test_nothing_is_reachable_without_login_or_without_a_role(
+    client_for, outsider, game: Game
+) -> None:
     anonymous = Client()
     urls = [
         reverse("console:game", args=[game.event.slug, 1]),
@@ -143,7 +214,12 @@ def test_nothing_is_reachable_without_login_or_without_a_role(client_for, outsid
     for url in urls:
         assert anonymous.get(url).status_code == 302, url
         assert client_for(outsider).get(url).status_code in (403, 404), url
-    assert client_for(outsider).post(reverse("console:action", args=[game.event.slug, 1, "draw"])).status_code == 403
+    assert (
+        client_for(outsider)
+        .post(reverse("console:action", args=[game.event.slug, 1, "draw"]))
+        .status_code
+        == 403
+    )
     assert not Round.objects.exists()
 
 
@@ -154,23 +230,41 @@ def test_the_screen_follows_the_round(client_for, director, game: Game) -> None:
     act(client, game, "draw")
     act(client, game, "open")
     state = json.loads(client.get(url).content)
-    assert (state["round"], state["status"], state["rack"], state["top"]) == (1, "open", "ELORTTW", None)
+    assert (state["round"], state["status"], state["rack"], state["top"]) == (
+        1,
+        "open",
+        "ELORTTW",
+        None,
+    )
     assert 170 < state["remaining"] <= 180 and state["warning_seconds"] == 30
     assert len(state["premiums"]) == 15 and state["premiums"][7][7] == "dw"
 
 
-def test_every_console_action_is_also_a_staff_api_call(client_for, director, outsider, game: Game) -> None:
+def test_every_console_action_is_also_a_staff_api_call(
+    client_for, director, outsider, game: Game
+) -> None:
     client = client_for(director)
     url = reverse("staff_api:action", args=[game.event.slug, 1, "draw"])
     response = client.post(url, {}, content_type="application/json")
     assert response.status_code == 200 and response.json() == {"detail": "Round 1: rack ELORTTW."}
     again = client.post(url, {}, content_type="application/json")
     assert again.status_code == 400 and "publish or annul it" in again.json()["detail"]
-    assert client_for(outsider).post(reverse("staff_api:action", args=[game.event.slug, 1, "open"]), {}, content_type="application/json").status_code == 403
+    assert (
+        client_for(outsider)
+        .post(
+            reverse("staff_api:action", args=[game.event.slug, 1, "open"]),
+            {},
+            content_type="application/json",
+        )
+        .status_code
+        == 403
+    )
     assert Client().post(url).status_code in (401, 403)
 
 
-def test_the_director_sees_every_legal_move_ranked_and_the_whole_audit_log(client_for, director, arbiter, game: Game) -> None:
+def test_the_director_sees_every_legal_move_ranked_and_the_whole_audit_log(
+    client_for, director, arbiter, game: Game
+) -> None:
     client = client_for(director)
     act(client, game, "draw")
     url = reverse("console:round_moves", args=[game.event.slug, 1, 1])
@@ -180,13 +274,17 @@ def test_the_director_sees_every_legal_move_ranked_and_the_whole_audit_log(clien
     assert rows[0][0] == 1 and rows[0][1].word == "WROTE" and len(rows) == 200
     assert [rank for rank, _ in rows[1:4]] == [2, 2, 2]  # TROWEL 20, three times: a shared rank
     last = client.get(url + "?page=2")
-    assert len(last.context["moves"]) == 20 and client.get(url + "?page=nonsense").status_code == 200
+    assert (
+        len(last.context["moves"]) == 20 and client.get(url + "?page=nonsense").status_code == 200
+    )
     assert client_for(arbiter).get(url).status_code == 403
     audit = client.get(reverse("console:audit", args=[game.event.slug, 1]))
     assert audit.status_code == 200 and b"arbiter.round.drawn" in audit.content
 
 
-def test_the_moves_of_a_published_round_are_those_of_its_own_board(client_for, director, game: Game) -> None:
+def test_the_moves_of_a_published_round_are_those_of_its_own_board(
+    client_for, director, game: Game
+) -> None:
     client = client_for(director)
     act(client, game, "draw")
     act(client, game, "open")
@@ -198,7 +296,11 @@ def test_the_moves_of_a_published_round_are_those_of_its_own_board(client_for, d
     r.refresh_from_db()
     later = r.deadline + dt.timedelta(seconds=game.event.grace_seconds)
     clock.round_close(round_id=r.pk, now=later)
-    publishing.round_publish(round=scoring.round_score(round_id=r.pk, now=later), actor=None, now=later)
-    act(client, game, "draw")  # round 2 is on the board with WROTE; round 1's moves are still those of the empty board
+    publishing.round_publish(
+        round=scoring.round_score(round_id=r.pk, now=later), actor=None, now=later
+    )
+    act(
+        client, game, "draw"
+    )  # round 2 is on the board with WROTE; round 1's moves are still those of the empty board
     page = client.get(reverse("console:round_moves", args=[game.event.slug, 1, 1]))
     assert page.context["total"] == 220 and page.context["moves"][0][1].word == "WROTE"

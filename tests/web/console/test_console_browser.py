@@ -14,7 +14,7 @@ from django.test import Client
 
 from arbiter.services import clock, scoring
 from tests.factories import UserFactory
-from tests.web.play.test_play_browser import browser  # noqa: F401 - the shared Chromium fixture
+from tests.web.play.test_play_browser import browser
 from tournament.models import Event, Game, Player, Round, Ruling, Submission
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -22,17 +22,30 @@ LAPTOP = {"width": 1366, "height": 900}
 SCREEN = {"width": 1920, "height": 1080}
 
 
-def logged_in(browser, live_server, user, viewport):  # noqa: F811
+def logged_in(browser, live_server, user, viewport):
     client = Client()
     client.force_login(user)
     context = browser.new_context(viewport=viewport)
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value, "url": live_server.url}])
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": live_server.url,
+            }
+        ]
+    )
     return context.new_page()
 
 
 def api_slip(live_server, token: str, round_number: int, word: str, ref: str, score: int) -> dict:
     body = json.dumps({"round": round_number, "ref": ref, "word": word, "score": score}).encode()
-    request = urllib.request.Request(f"{live_server.url}/api/v1/play/submissions", data=body, method="POST", headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    request = urllib.request.Request(
+        f"{live_server.url}/api/v1/play/submissions",
+        data=body,
+        method="POST",
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(request, timeout=10) as answer:
         return json.loads(answer.read())
 
@@ -45,7 +58,9 @@ def score_now(round_id: int) -> None:
     assert scoring.round_score(round_id=round_id, now=later) is not None
 
 
-def test_a_short_event_runs_from_the_console_with_slips_from_paper_and_phones(browser, live_server) -> None:  # noqa: F811
+def test_a_short_event_runs_from_the_console_with_slips_from_paper_and_phones(
+    browser, live_server
+) -> None:
     director, arbiter = UserFactory(username="dora"), UserFactory(username="arnold")
     console = logged_in(browser, live_server, director, LAPTOP)
     # Set up from the browser: the event and its rules, the players, the arbiter, the game.
@@ -61,7 +76,9 @@ def test_a_short_event_runs_from_the_console_with_slips_from_paper_and_phones(br
         console.fill("#player-add input[name=table]", str(table))
         console.fill("#player-add input[name=name]", name)
         console.click("#player-add button")
-        assert f"{name} is registered at table {table}." in console.locator(".messages").inner_text()
+        assert (
+            f"{name} is registered at table {table}." in console.locator(".messages").inner_text()
+        )
     console.fill("input[name=username]", "arnold")
     console.select_option("select[name=role]", "arbiter")
     console.click("text=Grant")
@@ -76,13 +93,17 @@ def test_a_short_event_runs_from_the_console_with_slips_from_paper_and_phones(br
     screen.goto(f"{live_server.url}/events/autumn-duplicate/screen/")
     console.goto(f"{live_server.url}/events/autumn-duplicate/games/1/console/")
 
-    for number, (paper, phone) in enumerate([(("WROTE", "H4", "24"), ("TROWEL", "H3", 20)), (None, None)], start=1):
+    for number, (paper, phone) in enumerate(
+        [(("WROTE", "H4", "24"), ("TROWEL", "H3", 20)), (None, None)], start=1
+    ):
         console.click("text=Draw the next rack")
         assert console.locator(".messages").inner_text().startswith(f"Round {number}: rack")
         console.click("text=Start the clock")
         console.wait_for_selector("#clock")
         r = Round.objects.get(game=game, number=number, status=Round.Status.OPEN)
-        screen.wait_for_function(f"document.getElementById('sub').textContent.includes('round {number}')", timeout=10000)
+        screen.wait_for_function(
+            f"document.getElementById('sub').textContent.includes('round {number}')", timeout=10000
+        )
         assert screen.locator("#rack").inner_text().replace(" ", "") == r.rack
         if number == 1:
             screen.screenshot(path="/tmp/console-screen-open.png")
@@ -93,10 +114,14 @@ def test_a_short_event_runs_from_the_console_with_slips_from_paper_and_phones(br
             entry.fill("input[name=score]", paper[2])
             entry.press("input[name=score]", "Enter")
             assert "Table 1 (Ann): H4 WROTE 24 recorded." in entry.locator(".messages").inner_text()
-            assert entry.evaluate("document.activeElement.name") == "table"  # ready for the next slip
+            assert (
+                entry.evaluate("document.activeElement.name") == "table"
+            )  # ready for the next slip
             receipt = api_slip(live_server, players[1].token, 1, *phone)
             assert receipt["word"] == "TROWEL"
-            console.wait_for_function("document.getElementById('slips').textContent === '2'", timeout=10000)
+            console.wait_for_function(
+                "document.getElementById('slips').textContent === '2'", timeout=10000
+            )
             console.screenshot(path="/tmp/console-open.png", full_page=True)
         else:
             scoring.round_tops_compute(round_id=r.pk)
@@ -115,7 +140,10 @@ def test_a_short_event_runs_from_the_console_with_slips_from_paper_and_phones(br
         assert Round.objects.get(pk=r.pk).played_word in screen.locator("#top").inner_text()
 
     screen.screenshot(path="/tmp/console-screen-published.png")
-    assert Submission.objects.filter(source="arbiter").count() == 1 and Submission.objects.filter(source="api").count() == 2
+    assert (
+        Submission.objects.filter(source="arbiter").count() == 1
+        and Submission.objects.filter(source="api").count() == 2
+    )
     ann = Ruling.objects.get(round__number=1, player=players[0])
     assert (ann.code, ann.points, ann.solo) == ("valid", 24, 10)
     assert "Ann" in screen.locator("#standings").inner_text()

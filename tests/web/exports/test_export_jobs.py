@@ -31,7 +31,9 @@ def rehearsal(director) -> Event:
     return event
 
 
-def test_requesting_an_export_queues_the_task_only_after_commit(rehearsal: Event, director, django_capture_on_commit_callbacks, monkeypatch) -> None:
+def test_requesting_an_export_queues_the_task_only_after_commit(
+    rehearsal: Event, director, django_capture_on_commit_callbacks, monkeypatch
+) -> None:
     sent: list[int] = []
     monkeypatch.setattr(tasks.export_job_run, "delay", lambda job_id: sent.append(job_id))
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
@@ -43,7 +45,9 @@ def test_requesting_an_export_queues_the_task_only_after_commit(rehearsal: Event
     assert AuditEntry.objects.filter(event=rehearsal, action="tournament.export.requested").exists()
 
 
-def test_the_task_writes_the_workbook_reporting_progress_and_runs_once(rehearsal: Event, director, monkeypatch) -> None:
+def test_the_task_writes_the_workbook_reporting_progress_and_runs_once(
+    rehearsal: Event, director, monkeypatch
+) -> None:
     job = ExportJob.objects.create(event=rehearsal, requested_by=director)
     seen: list[tuple[int, str]] = []
     from web.exports import jobs as exports
@@ -71,7 +75,9 @@ def test_the_task_writes_the_workbook_reporting_progress_and_runs_once(rehearsal
     assert [p.name for p in job.path.parent.iterdir()] == [job.path.name]
 
 
-def test_a_failing_export_marks_the_job_failed_with_the_reason(rehearsal: Event, monkeypatch) -> None:
+def test_a_failing_export_marks_the_job_failed_with_the_reason(
+    rehearsal: Event, monkeypatch
+) -> None:
     from web.exports import jobs as exports
 
     def boom(**kwargs):
@@ -85,13 +91,18 @@ def test_a_failing_export_marks_the_job_failed_with_the_reason(rehearsal: Event,
     assert not list(Path(job.path or exports.exports_dir()).parent.glob("*.part"))
 
 
-def test_the_director_follows_the_job_page_and_downloads_the_workbook(rehearsal: Event, director, client_for, django_capture_on_commit_callbacks, monkeypatch) -> None:
+def test_the_director_follows_the_job_page_and_downloads_the_workbook(
+    rehearsal: Event, director, client_for, django_capture_on_commit_callbacks, monkeypatch
+) -> None:
     monkeypatch.setattr(tasks.export_job_run, "delay", lambda job_id: None)
     client = client_for(director)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(f"/events/{rehearsal.slug}/exports/")
     job = ExportJob.objects.get(event=rehearsal)
-    assert response.status_code == 302 and response["Location"] == f"/events/{rehearsal.slug}/exports/{job.pk}/"
+    assert (
+        response.status_code == 302
+        and response["Location"] == f"/events/{rehearsal.slug}/exports/{job.pk}/"
+    )
     page = client.get(response["Location"])
     assert b"Queued" in page.content and b"location.reload" in page.content
     assert client.get(f"/events/{rehearsal.slug}/exports/{job.pk}/download").status_code == 404
@@ -100,10 +111,14 @@ def test_the_director_follows_the_job_page_and_downloads_the_workbook(rehearsal:
     assert b"Download" in page.content and b"location.reload" not in page.content
     download = client.get(f"/events/{rehearsal.slug}/exports/{job.pk}/download")
     assert download.status_code == 200
-    assert load_workbook(io.BytesIO(b"".join(download.streaming_content))).sheetnames[0] == "Standings"
+    assert (
+        load_workbook(io.BytesIO(b"".join(download.streaming_content))).sheetnames[0] == "Standings"
+    )
 
 
-def test_the_director_downloads_the_workbooks_and_the_csv_and_an_outsider_gets_404(rehearsal: Event, director, outsider, client_for) -> None:
+def test_the_director_downloads_the_workbooks_and_the_csv_and_an_outsider_gets_404(
+    rehearsal: Event, director, outsider, client_for
+) -> None:
     client = client_for(director)
     page = client.get(f"/events/{rehearsal.slug}/")
     assert f"/events/{rehearsal.slug}/export.xlsx".encode() in page.content
@@ -111,7 +126,12 @@ def test_the_director_downloads_the_workbooks_and_the_csv_and_an_outsider_gets_4
     assert event_book.status_code == 200 and "attachment" in event_book["Content-Disposition"]
     assert len(load_workbook(io.BytesIO(event_book.content)).sheetnames) == 9
     game_book = client.get(f"/events/{rehearsal.slug}/games/2/export.xlsx")
-    assert load_workbook(io.BytesIO(game_book.content)).sheetnames == ["Standings", "Rounds", "Scores", "Slips"]
+    assert load_workbook(io.BytesIO(game_book.content)).sheetnames == [
+        "Standings",
+        "Rounds",
+        "Scores",
+        "Slips",
+    ]
     csv = client.get(f"/events/{rehearsal.slug}/standings.csv")
     assert csv.content.decode("utf-8-sig").startswith("Rank,Player,Club,Category,Total,Top %,Gap")
     other = client_for(outsider)
@@ -121,7 +141,9 @@ def test_the_director_downloads_the_workbooks_and_the_csv_and_an_outsider_gets_4
     assert not ExportJob.objects.exists()
 
 
-def test_a_large_event_is_sent_to_the_background_export(rehearsal: Event, director, client_for, monkeypatch) -> None:
+def test_a_large_event_is_sent_to_the_background_export(
+    rehearsal: Event, director, client_for, monkeypatch
+) -> None:
     from web.exports import views as views_exports
 
     monkeypatch.setattr(views_exports, "DIRECT_MAX_RULINGS", 3)
@@ -131,11 +153,21 @@ def test_a_large_event_is_sent_to_the_background_export(rehearsal: Event, direct
     assert client.get(f"/api/v1/events/{rehearsal.slug}/export").status_code == 409
 
 
-def test_the_api_gives_staff_the_workbook_and_export_jobs(rehearsal: Event, director, outsider, client_for, django_capture_on_commit_callbacks, monkeypatch) -> None:
+def test_the_api_gives_staff_the_workbook_and_export_jobs(
+    rehearsal: Event,
+    director,
+    outsider,
+    client_for,
+    django_capture_on_commit_callbacks,
+    monkeypatch,
+) -> None:
     monkeypatch.setattr(tasks.export_job_run, "delay", lambda job_id: None)
     client = client_for(director)
     book = client.get(f"/api/v1/events/{rehearsal.slug}/export")
-    assert book.status_code == 200 and load_workbook(io.BytesIO(book.content)).sheetnames[0] == "Standings"
+    assert (
+        book.status_code == 200
+        and load_workbook(io.BytesIO(book.content)).sheetnames[0] == "Standings"
+    )
     with django_capture_on_commit_callbacks(execute=True):
         created = client.post(f"/api/v1/events/{rehearsal.slug}/export", {"game": 1})
     assert created.status_code == 202
@@ -143,24 +175,61 @@ def test_the_api_gives_staff_the_workbook_and_export_jobs(rehearsal: Event, dire
     assert body["status"] == "queued" and body["download"] is None
     export_job_run(job_id=body["id"])
     state = client.get(f"/api/v1/events/{rehearsal.slug}/exports/{body['id']}").json()
-    assert state["status"] == "done" and state["progress"] == 100 and state["download"].endswith("/download")
+    assert (
+        state["status"] == "done"
+        and state["progress"] == 100
+        and state["download"].endswith("/download")
+    )
     assert client_for(outsider).get(f"/api/v1/events/{rehearsal.slug}/export").status_code == 404
     from django.test import Client
 
     assert Client().get(f"/api/v1/events/{rehearsal.slug}/export").status_code == 403
 
 
-def test_the_export_command_writes_the_workbook_and_the_csv(rehearsal: Event, tmp_path: Path) -> None:
+def test_the_export_command_writes_the_workbook_and_the_csv(
+    rehearsal: Event, tmp_path: Path
+) -> None:
     out = io.StringIO()
-    call_command("export_event", rehearsal.slug, xlsx=tmp_path / "e.xlsx", csv=tmp_path / "s.csv", stdout=out)
+    call_command(
+        "export_event", rehearsal.slug, xlsx=tmp_path / "e.xlsx", csv=tmp_path / "s.csv", stdout=out
+    )
     assert load_workbook(tmp_path / "e.xlsx").sheetnames[0] == "Standings"
     assert (tmp_path / "s.csv").read_text(encoding="utf-8").startswith("Rank,Player")
-    call_command("export_event", str(rehearsal.pk), "--xlsx", str(tmp_path / "g.xlsx"), "--game", "1", stdout=out)
-    assert load_workbook(tmp_path / "g.xlsx").sheetnames == ["Standings", "Rounds", "Scores", "Slips"]
+    call_command(
+        "export_event",
+        str(rehearsal.pk),
+        "--xlsx",
+        str(tmp_path / "g.xlsx"),
+        "--game",
+        "1",
+        stdout=out,
+    )
+    assert load_workbook(tmp_path / "g.xlsx").sheetnames == [
+        "Standings",
+        "Rounds",
+        "Scores",
+        "Slips",
+    ]
 
 
 def test_simulate_event_writes_the_workbook_when_asked(tmp_path: Path) -> None:
     out = io.StringIO()
-    call_command("simulate_event", "--players", "3", "--games", "1", "--seed", "2", "--export", str(tmp_path / "sim.xlsx"), stdout=out)
+    call_command(
+        "simulate_event",
+        "--players",
+        "3",
+        "--games",
+        "1",
+        "--seed",
+        "2",
+        "--export",
+        str(tmp_path / "sim.xlsx"),
+        stdout=out,
+    )
     assert f"Wrote {tmp_path / 'sim.xlsx'}" in out.getvalue()
-    assert load_workbook(tmp_path / "sim.xlsx").sheetnames == ["Standings", "Rounds", "Scores", "Slips"]
+    assert load_workbook(tmp_path / "sim.xlsx").sheetnames == [
+        "Standings",
+        "Rounds",
+        "Scores",
+        "Slips",
+    ]

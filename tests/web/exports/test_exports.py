@@ -61,7 +61,9 @@ def test_a_one_game_event_has_exactly_the_four_sheets(one_game_event: Event) -> 
     assert wb.sheetnames == ["Standings", "Rounds", "Scores", "Slips"]
 
 
-def test_the_standings_sheet_holds_the_database_totals_ranks_gaps_and_percentages(one_game_event: Event) -> None:
+def test_the_standings_sheet_holds_the_database_totals_ranks_gaps_and_percentages(
+    one_game_event: Event,
+) -> None:
     wb = _open(event_workbook_bytes(event=one_game_event))
     header, rows = _table(wb["Standings"])
     assert header == STANDINGS_HEADER
@@ -84,16 +86,29 @@ def test_the_standings_sheet_holds_the_database_totals_ranks_gaps_and_percentage
     assert wb["Standings"].column_dimensions["B"].width >= len(rows[0][1])
 
 
-def test_the_rounds_sheet_has_one_row_per_published_round_with_the_cumulative_top(one_game_event: Event) -> None:
+def test_the_rounds_sheet_has_one_row_per_published_round_with_the_cumulative_top(
+    one_game_event: Event,
+) -> None:
     wb = _open(event_workbook_bytes(event=one_game_event))
     header, rows = _table(wb["Rounds"])
     assert header[:6] == ["Round", "Rack", "Ref", "Word", "Score", "Cumulative"]
-    published = list(Round.objects.filter(game__event=one_game_event, status=Round.Status.PUBLISHED).order_by("number"))
+    published = list(
+        Round.objects.filter(game__event=one_game_event, status=Round.Status.PUBLISHED).order_by(
+            "number"
+        )
+    )
     assert len(rows) == len(published) > 5
     cumulative = 0
     for row, r in zip(rows, published, strict=True):
         cumulative += r.played_score
-        assert row[:6] == (r.number, rack_notation(r.rack, r.leftover), r.played_ref, r.played_word, r.played_score, cumulative)
+        assert row[:6] == (
+            r.number,
+            rack_notation(r.rack, r.leftover),
+            r.played_ref,
+            r.played_word,
+            r.played_score,
+            cumulative,
+        )
     standings_rows = _table(wb["Standings"])[1]
     assert rows[-1][6] == standings_rows[0][4]  # the winner's cumulative ends on their total
     assert len(wb["Rounds"]._charts) == 1
@@ -102,7 +117,11 @@ def test_the_rounds_sheet_has_one_row_per_published_round_with_the_cumulative_to
 def test_the_scores_rows_add_up_to_each_players_total(one_game_event: Event) -> None:
     wb = _open(event_workbook_bytes(event=one_game_event))
     header, rows = _table(wb["Scores"])
-    rounds = list(Round.objects.filter(game__event=one_game_event, status=Round.Status.PUBLISHED).order_by("number").values_list("number", flat=True))
+    rounds = list(
+        Round.objects.filter(game__event=one_game_event, status=Round.Status.PUBLISHED)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
     assert header == ["Player", *rounds, "Total"]
     assert all(isinstance(h, int) for h in header[1:-1])
     totals = {row[1]: row[4] for row in _table(wb["Standings"])[1]}
@@ -110,7 +129,11 @@ def test_the_scores_rows_add_up_to_each_players_total(one_game_event: Event) -> 
     for name, *cells, total in rows:
         assert sum(c or 0 for c in cells) == total == totals[name]
     # one cell against its ruling
-    ruling = Ruling.objects.filter(round__game__event=one_game_event, round__number=rounds[2]).select_related("player").first()
+    ruling = (
+        Ruling.objects.filter(round__game__event=one_game_event, round__number=rounds[2])
+        .select_related("player")
+        .first()
+    )
     row = next(r for r in rows if r[0] == ruling.player.name)
     assert row[1 + 2] == ruling.points + ruling.solo - ruling.penalty
 
@@ -118,27 +141,57 @@ def test_the_scores_rows_add_up_to_each_players_total(one_game_event: Event) -> 
 def test_the_slips_sheet_lists_every_ruling_with_what_was_awarded(one_game_event: Event) -> None:
     wb = _open(event_workbook_bytes(event=one_game_event))
     header, rows = _table(wb["Slips"])
-    assert header[:8] == ["Player", "Round", "Word", "Ref", "Announced", "Awarded", "Ruling", "Reason"]
-    rulings = Ruling.objects.filter(round__game__event=one_game_event, round__status=Round.Status.PUBLISHED)
+    assert header[:8] == [
+        "Player",
+        "Round",
+        "Word",
+        "Ref",
+        "Announced",
+        "Awarded",
+        "Ruling",
+        "Reason",
+    ]
+    rulings = Ruling.objects.filter(
+        round__game__event=one_game_event, round__status=Round.Status.PUBLISHED
+    )
     assert len(rows) == rulings.count()
-    by_key = {(r.player.name, r.round.number): r for r in rulings.select_related("player", "round", "submission")}
+    by_key = {
+        (r.player.name, r.round.number): r
+        for r in rulings.select_related("player", "round", "submission")
+    }
     for name, number, word, ref, announced, awarded, ruling_label, reason, *_ in rows:
         ruling = by_key[(name, number)]
         assert awarded == ruling.points + ruling.solo - ruling.penalty
         assert ruling_label == ruling.get_code_display()
         assert reason == ruling.reason
         if ruling.submission is not None:
-            assert (word, ref, announced) == (ruling.submission.word, ruling.submission.ref or None, ruling.submission.announced_score)
+            assert (word, ref, announced) == (
+                ruling.submission.word,
+                ruling.submission.ref or None,
+                ruling.submission.announced_score,
+            )
 
 
-def test_an_event_of_two_games_has_cumulative_standings_and_suffixed_game_sheets(two_game_event: Event) -> None:
+def test_an_event_of_two_games_has_cumulative_standings_and_suffixed_game_sheets(
+    two_game_event: Event,
+) -> None:
     wb = _open(event_workbook_bytes(event=two_game_event))
     assert wb.sheetnames == [
         "Standings",
-        "Standings G1", "Rounds G1", "Scores G1", "Slips G1",
-        "Standings G2", "Rounds G2", "Scores G2", "Slips G2",
+        "Standings G1",
+        "Rounds G1",
+        "Scores G1",
+        "Slips G1",
+        "Standings G2",
+        "Rounds G2",
+        "Scores G2",
+        "Slips G2",
     ]
-    totals = _totals(Ruling.objects.filter(round__game__event=two_game_event, round__status=Round.Status.PUBLISHED))
+    totals = _totals(
+        Ruling.objects.filter(
+            round__game__event=two_game_event, round__status=Round.Status.PUBLISHED
+        )
+    )
     rows = _table(wb["Standings"])[1]
     assert {row[1]: row[4] for row in rows} == dict(totals)
     per_game = [{row[1]: row[4] for row in _table(wb[f"Standings G{n}"])[1]} for n in (1, 2)]
@@ -146,7 +199,9 @@ def test_an_event_of_two_games_has_cumulative_standings_and_suffixed_game_sheets
         assert per_game[0][name] + per_game[1][name] == total
         scores = [next(r for r in _table(wb[f"Scores G{n}"])[1] if r[0] == name) for n in (1, 2)]
         assert sum(sum(c or 0 for c in row[1:-1]) for row in scores) == total
-    top_total = Round.objects.filter(game__event=two_game_event, status=Round.Status.PUBLISHED).aggregate(t=Sum("played_score"))["t"]
+    top_total = Round.objects.filter(
+        game__event=two_game_event, status=Round.Status.PUBLISHED
+    ).aggregate(t=Sum("played_score"))["t"]
     assert _table(wb["Rounds G1"])[1][-1][5] + _table(wb["Rounds G2"])[1][-1][5] == top_total
     assert rows[0][6] == rows[0][4] - top_total
 
@@ -165,7 +220,10 @@ def test_a_game_workbook_has_the_games_sheets(two_game_event: Event) -> None:
 def tied_game() -> Game:
     """Seed 7, round 1: rack ELORTTW, top H4 WROTE 24. Ann and Bob play the top, Cleo less."""
     room = EventFactory(solo_min_players=3)
-    players = [PlayerFactory(event=room, name=name, table=i + 1) for i, name in enumerate(["Ann", "Bob", "Cleo"])]
+    players = [
+        PlayerFactory(event=room, name=name, table=i + 1)
+        for i, name in enumerate(["Ann", "Bob", "Cleo"])
+    ]
     game = GameFactory(event=room, number=1, seed=7)
     r = open_round(game)
     at = T0 + dt.timedelta(seconds=30)
@@ -179,7 +237,10 @@ def tied_game() -> Game:
 def test_equal_totals_share_a_rank_in_the_workbook_and_the_csv(tied_game: Game) -> None:
     wb = _open(game_workbook_bytes(game=tied_game))
     rows = _table(wb["Standings"])[1]
-    assert [(row[0], row[1], row[4], row[6]) for row in rows][:2] == [(1, "Ann", 24, 0), (1, "Bob", 24, 0)]
+    assert [(row[0], row[1], row[4], row[6]) for row in rows][:2] == [
+        (1, "Ann", 24, 0),
+        (1, "Bob", 24, 0),
+    ]
     assert rows[2][0] == 3 and rows[2][6] < 0
     assert rows[0][5] == 100
     out = io.StringIO()
@@ -194,7 +255,9 @@ def test_equal_totals_share_a_rank_in_the_workbook_and_the_csv(tied_game: Game) 
 EVIL = "=cmd|' /C calc'!A0"
 
 
-def test_a_formula_in_a_name_stays_text_in_the_csv_and_numbers_stay_numbers(tied_game: Game) -> None:
+def test_a_formula_in_a_name_stays_text_in_the_csv_and_numbers_stay_numbers(
+    tied_game: Game,
+) -> None:
     Player.objects.filter(name="Cleo").update(name=EVIL, club="+33 Club", category="@S1")
     out = io.StringIO()
     standings_csv_write(event=tied_game.event, out=out)
@@ -204,7 +267,12 @@ def test_a_formula_in_a_name_stays_text_in_the_csv_and_numbers_stay_numbers(tied
     assert evil[2] == "'+33 Club" and evil[3] == "'@S1"
     gap = int(evil[6])  # a negative gap is a number, not escaped text
     assert gap < 0 and not evil[6].startswith("'")
-    assert all(not cell.startswith("'") for line in lines[1:] for i, cell in enumerate(line) if i not in (1, 2, 3))
+    assert all(
+        not cell.startswith("'")
+        for line in lines[1:]
+        for i, cell in enumerate(line)
+        if i not in (1, 2, 3)
+    )
 
 
 def test_a_formula_in_a_name_stays_text_in_the_workbook(tied_game: Game) -> None:

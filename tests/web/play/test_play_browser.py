@@ -18,7 +18,13 @@ from tournament.models import Game, Player, Round, Submission
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
 PHONE = {"width": 390, "height": 844}
 SMALL_PHONE = {"width": 360, "height": 740}
 SHOTS = "/tmp"
@@ -30,7 +36,9 @@ def browser() -> Iterator:
         pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")
     from playwright.sync_api import sync_playwright
 
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's loop runs beside the ORM
+    os.environ.setdefault(
+        "DJANGO_ALLOW_ASYNC_UNSAFE", "true"
+    )  # Playwright's loop runs beside the ORM
     with sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
@@ -52,7 +60,7 @@ def open_now(game: Game) -> Round:
     return clock.round_open(round=drawn, actor=None, now=timezone.now())
 
 
-def finish(round: Round) -> Round:  # noqa: A002
+def finish(round: Round) -> Round:
     round.refresh_from_db()
     assert round.deadline is not None
     closing = round.deadline + dt.timedelta(seconds=round.game.event.grace_seconds)
@@ -69,11 +77,15 @@ def fill_slip(page, word: str, ref: str, score: str) -> None:
     page.click("#submit")
 
 
-def test_ann_joins_by_her_qr_link_hands_in_a_slip_and_sees_her_ruling_and_rank(browser, live_server, table) -> None:
+def test_ann_joins_by_her_qr_link_hands_in_a_slip_and_sees_her_ruling_and_rank(
+    browser, live_server, table
+) -> None:
     game, players = table
     ann = players[0]
     r = open_now(game)
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+    )
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -83,7 +95,9 @@ def test_ann_joins_by_her_qr_link_hands_in_a_slip_and_sees_her_ruling_and_rank(b
     assert page.locator("#rack .tile").all_inner_texts() == list("ELORTTW")
     assert page.locator("#board > div").count() == 16 * 16
     assert page.locator("#board .p-T").count() == 8 and page.locator("#board .p-D").count() == 17
-    page.wait_for_function("/^[23]:[0-5][0-9]$/.test(document.getElementById('countdown').textContent)")
+    page.wait_for_function(
+        "/^[23]:[0-5][0-9]$/.test(document.getElementById('countdown').textContent)"
+    )
     assert page.inner_text("#round-label") == "Round 1"
     page.fill("#ref", "Z9")
     assert "Row A–O" in page.inner_text("#ref-hint")
@@ -96,7 +110,9 @@ def test_ann_joins_by_her_qr_link_hands_in_a_slip_and_sees_her_ruling_and_rank(b
     fill_slip(page, "WROTE", "h4", "24")
     page.wait_for_selector("#receipt[data-state=sent]")
     receipt = page.inner_text("#receipt")
-    assert "Received by the arbiter" in receipt and "H4 WROTE · 24" in receipt and "Round 1" in receipt
+    assert (
+        "Received by the arbiter" in receipt and "H4 WROTE · 24" in receipt and "Round 1" in receipt
+    )
     assert page.inner_text("#submit") == "Replace my slip"
     slip = Submission.objects.get(player=ann)
     assert (slip.word, slip.ref, slip.announced_score, slip.source) == ("WROTE", "H4", 24, "phone")
@@ -120,7 +136,9 @@ def test_ann_joins_by_her_qr_link_hands_in_a_slip_and_sees_her_ruling_and_rank(b
     context.close()
 
 
-def test_a_slip_whose_first_sending_fails_is_kept_retried_and_receipted(browser, live_server, table) -> None:
+def test_a_slip_whose_first_sending_fails_is_kept_retried_and_receipted(
+    browser, live_server, table
+) -> None:
     game, players = table
     bob = players[1]
     open_now(game)

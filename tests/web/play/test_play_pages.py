@@ -16,7 +16,9 @@ def ann(event) -> Player:
     return PlayerFactory(event=event, name="Ann", table=4)
 
 
-def test_the_qr_link_signs_the_phone_in_and_takes_the_token_out_of_the_address_bar(client: Client, ann: Player) -> None:
+def test_the_qr_link_signs_the_phone_in_and_takes_the_token_out_of_the_address_bar(
+    client: Client, ann: Player
+) -> None:
     response = client.get(f"/play/{ann.token}/")
     assert response.status_code == 302 and response["Location"] == "/play/"
     assert ann.token not in response.cookies["dsplay"].value.split(":")[-1]  # signed, not bare
@@ -45,7 +47,9 @@ def test_an_unknown_code_or_a_phone_never_signed_in_says_what_to_do(client: Clie
     assert client.get("/play/").status_code == 403
 
 
-def test_the_director_prints_a_sheet_of_qr_codes_with_names_and_tables(client_for, director, event, ann) -> None:
+def test_the_director_prints_a_sheet_of_qr_codes_with_names_and_tables(
+    client_for, director, event, ann
+) -> None:
     PlayerFactory(event=event, name="Bob", table=5)
     response = client_for(director).get(f"/events/{event.slug}/qr/")
     assert response.status_code == 200
@@ -60,10 +64,17 @@ def test_an_outsider_or_anonymous_gets_no_qr_code(client_for, outsider, event, a
     assert client_for(outsider).get(f"/events/{event.slug}/players/{ann.pk}/qr/").status_code == 404
     assert Client().get(f"/events/{event.slug}/qr/").status_code == 302
     other = PlayerFactory(event=EventFactory())
-    assert client_for(outsider).post(f"/events/{event.slug}/players/{other.pk}/token/revoke/").status_code == 404
+    assert (
+        client_for(outsider)
+        .post(f"/events/{event.slug}/players/{other.pk}/token/revoke/")
+        .status_code
+        == 404
+    )
 
 
-def test_the_director_revokes_then_reissues_a_code_both_audited(client_for, director, event, ann) -> None:
+def test_the_director_revokes_then_reissues_a_code_both_audited(
+    client_for, director, event, ann
+) -> None:
     client = client_for(director)
     page = client.get(f"/events/{event.slug}/players/{ann.pk}/qr/")
     assert page.status_code == 200 and "<svg" in page.content.decode()
@@ -77,7 +88,9 @@ def test_the_director_revokes_then_reissues_a_code_both_audited(client_for, dire
     client.post(f"/events/{event.slug}/players/{ann.pk}/token/reissue/")
     ann.refresh_from_db()
     assert ann.token_is_active and ann.token != old
-    actions = list(AuditEntry.objects.filter(event=event).order_by("id").values_list("action", "actor_name"))
+    actions = list(
+        AuditEntry.objects.filter(event=event).order_by("id").values_list("action", "actor_name")
+    )
     assert ("tournament.player.token_revoked", "dora") in actions
     assert ("tournament.player.token_reissued", "dora") in actions
     assert old not in str(AuditEntry.objects.values_list("data", flat=True))

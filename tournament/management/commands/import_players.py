@@ -26,7 +26,9 @@ class Command(BaseCommand):
         if not path.is_file():
             raise CommandError(f"No file at {path}.")
         try:
-            created = players_import(event=event, file_name=path.name, content=path.read_bytes(), actor=None)
+            created = players_import(
+                event=event, file_name=path.name, content=path.read_bytes(), actor=None
+            )
         except PlayerImportError as exc:
             for error in exc.errors:
                 self.stderr.write(str(error))
