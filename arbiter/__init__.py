@@ -1,7 +1,7 @@
-"""The arbitration: the round lifecycle (draw, open, close, rule each slip, choose the top,
-publish) as services in ``arbiter.services``, and the Celery tasks that run them.
+"""The arbitration: the rules of ruling a slip (``rules``, pure), the round lifecycle as
+services (``services``: racks, clock, scoring, publishing, corrections, slips), the reads the
+faces show (``selectors``: console, phones, standings), the bridge from stored rows to the
+engine (``state``), and the Celery tasks that run the services (``tasks``).
 
-Empty for now: the round lifecycle arrives in a later issue. Its models (Round, Submission,
-Ruling) live in ``tournament.models``; the rules of arbitration will live here and in the
-engine, nowhere else.
+It imports ``tournament`` and ``engine``; only ``web`` imports it.
 """

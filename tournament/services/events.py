@@ -12,7 +12,6 @@ from django.utils.text import slugify
 
 from tournament.errors import ApplicationError
 from tournament.models import Event, EventRole
-from tournament.models.choices import BoardLayout, TileSet
 from tournament.services.audit import audit_record
 
 RESERVED_SLUGS = {"new"}  # /events/new/ is the page that creates an event
@@ -27,51 +26,6 @@ def _slug_free(base: str) -> str:
         n += 1
         slug = f"{base}-{n}"
     return slug
-
-
-@transaction.atomic
-def event_create(
-    *,
-    name: str,
-    starts_on: dt.date,
-    actor: AbstractBaseUser | None,
-    venue: str = "",
-    slug: str | None = None,
-    round_seconds: int = 180,
-    tile_set: str = TileSet.EN,
-    lexicon: str = "enable",
-    board_layout: str = BoardLayout.STANDARD,
-) -> Event:
-    """Create an event with the default rules policy; its creator becomes its director."""
-    name = name.strip()
-    if not name:
-        raise ApplicationError("An event needs a name.")
-    if lexicon not in settings.LEXICONS:
-        known = ", ".join(sorted(settings.LEXICONS))
-        raise ApplicationError(f"Unknown lexicon {lexicon!r}: known lexicons are {known}.")
-    if slug is not None and Event.objects.filter(slug=slug).exists():
-        raise ApplicationError(f"The address {slug!r} is taken by another event.")
-    event = Event(
-        name=name,
-        slug=slug or _slug_free(name),
-        starts_on=starts_on,
-        venue=venue.strip(),
-        round_seconds=round_seconds,
-        tile_set=tile_set,
-        lexicon=lexicon,
-        board_layout=board_layout,
-    )
-    event.full_clean()
-    event.save()
-    if actor is not None:
-        EventRole.objects.create(user=actor, event=event, role=EventRole.Role.DIRECTOR)
-    audit_record(
-        event=event,
-        action="tournament.event.created",
-        actor=actor,
-        data={"name": event.name, "slug": event.slug, "starts_on": starts_on.isoformat()},
-    )
-    return event
 
 
 POLICY_FIELDS = (
@@ -90,26 +44,78 @@ POLICY_FIELDS = (
 )
 
 
-@transaction.atomic
-def event_policy_update(*, event: Event, actor: AbstractBaseUser | None, **values: Any) -> Event:
-    """Change the event's rules policy (round time, grace, warnings, penalties, solo, tiles,
-    lexicon, board). Games already created keep the tiles, lexicon and board they started with."""
+def _policy_checked(values: dict[str, Any]) -> dict[str, Any]:
+    """The policy values, once they name only rules of the policy and a known lexicon."""
     unknown = set(values) - set(POLICY_FIELDS)
     if unknown:
         raise ApplicationError(f"Not a rule of the policy: {', '.join(sorted(unknown))}.")
     if "lexicon" in values and values["lexicon"] not in settings.LEXICONS:
         known = ", ".join(sorted(settings.LEXICONS))
-        raise ApplicationError(
-            f"Unknown lexicon {values['lexicon']!r}: known lexicons are {known}."
-        )
-    event = Event.objects.select_for_update().get(pk=event.pk)
-    before = {k: getattr(event, k) for k in values}
-    for key, value in values.items():
-        setattr(event, key, value)
+        raise ApplicationError(f"Unknown lexicon {values['lexicon']!r}: known lexicons are {known}.")
+    return values
+
+
+def _event_valid(event: Event) -> None:
+    """The event's own checks (its fields and database constraints), as one readable message."""
     try:
         event.full_clean()
     except ValidationError as exc:
         raise ApplicationError("; ".join(exc.messages)) from None
+
+
+@transaction.atomic
+def event_create(
+    *,
+    name: str,
+    starts_on: dt.date,
+    actor: AbstractBaseUser | None,
+    venue: str = "",
+    slug: str | None = None,
+    **policy: Any,
+) -> Event:
+    """Create an event; ``policy`` sets any rule of its policy (``POLICY_FIELDS``), the rest
+    keep their defaults. Its creator becomes its director."""
+    name = name.strip()
+    if not name:
+        raise ApplicationError("An event needs a name.")
+    _policy_checked(policy)
+    if slug is not None and Event.objects.filter(slug=slug).exists():
+        raise ApplicationError(f"The address {slug!r} is taken by another event.")
+    event = Event(
+        name=name,
+        slug=slug or _slug_free(name),
+        starts_on=starts_on,
+        venue=venue.strip(),
+        **policy,
+    )
+    _event_valid(event)
+    event.save()
+    if actor is not None:
+        EventRole.objects.create(user=actor, event=event, role=EventRole.Role.DIRECTOR)
+    audit_record(
+        event=event,
+        action="tournament.event.created",
+        actor=actor,
+        data={
+            "name": event.name,
+            "slug": event.slug,
+            "starts_on": starts_on.isoformat(),
+            "policy": {k: getattr(event, k) for k in POLICY_FIELDS},
+        },
+    )
+    return event
+
+
+@transaction.atomic
+def event_policy_update(*, event: Event, actor: AbstractBaseUser | None, **values: Any) -> Event:
+    """Change the event's rules policy (round time, grace, warnings, penalties, solo, tiles,
+    lexicon, board). Games already created keep the tiles, lexicon and board they started with."""
+    _policy_checked(values)
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    before = {k: getattr(event, k) for k in values}
+    for key, value in values.items():
+        setattr(event, key, value)
+    _event_valid(event)
     event.save()
     changed = {k: {"from": before[k], "to": values[k]} for k in values if before[k] != values[k]}
     audit_record(event=event, action="tournament.event.policy_changed", actor=actor, data=changed)

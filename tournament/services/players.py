@@ -10,7 +10,6 @@ from tournament.models.player import token_new
 from tournament.services.audit import audit_record
 
 
-@transaction.atomic
 def _registration_checked(
     *, event: Event, name: str, licence: str, table: int | None, player: Player | None = None
 ) -> tuple[str, str]:
@@ -32,6 +31,7 @@ def _registration_checked(
     return name, licence
 
 
+@transaction.atomic
 def player_register(
     *,
     event: Event,

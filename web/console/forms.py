@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.forms.models import fields_for_model, model_to_dict
 
 from tournament.models import Event, EventRole, Game
 from tournament.services.events import POLICY_FIELDS
@@ -16,26 +17,29 @@ def _lexicons() -> list[tuple[str, str]]:
     return [(name, name) for name in sorted(settings.LEXICONS)]
 
 
-class PolicyForm(forms.ModelForm):
-    lexicon = forms.ChoiceField(choices=_lexicons)
+class _EventFieldsForm(forms.Form):
+    """A plain form whose fields are the Event model's ``event_fields``: each field is read and
+    checked on its own; the service checks the event as a whole (its constraints), with one
+    message, so there is one error path."""
 
-    class Meta:
-        model = Event
-        fields = list(POLICY_FIELDS)
+    event_fields: tuple[str, ...] = ()
+    widgets: dict[str, type[forms.Widget] | forms.Widget] = {}
 
-    def clean(self) -> dict[str, Any]:
-        # The model's own constraints are checked by the service, with one message.
-        return self.cleaned_data
+    def __init__(self, *args: Any, instance: Event | None = None, **kwargs: Any) -> None:
+        if instance is not None:
+            kwargs.setdefault("initial", model_to_dict(instance, fields=self.event_fields))
+        super().__init__(*args, **kwargs)
+        self.fields.update(fields_for_model(Event, fields=self.event_fields, widgets=self.widgets))
+        self.fields["lexicon"] = forms.ChoiceField(choices=_lexicons)
 
-    def _post_clean(self) -> None:  # the service validates the instance (one error path)
-        pass
+
+class PolicyForm(_EventFieldsForm):
+    event_fields = POLICY_FIELDS
 
 
-class EventForm(PolicyForm):
-    class Meta:
-        model = Event
-        fields = ["name", "starts_on", "venue", *POLICY_FIELDS]
-        widgets = {"starts_on": forms.DateInput(attrs={"type": "date"})}
+class EventForm(_EventFieldsForm):
+    event_fields = ("name", "starts_on", "venue", *POLICY_FIELDS)
+    widgets = {"starts_on": forms.DateInput(attrs={"type": "date"})}
 
 
 class PlayerForm(forms.Form):

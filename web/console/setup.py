@@ -8,7 +8,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -45,16 +44,13 @@ def event_new(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
             try:
-                with transaction.atomic():
-                    event = event_create(
-                        name=data["name"],
-                        starts_on=data["starts_on"],
-                        venue=data.get("venue", ""),
-                        actor=request.user,
-                    )
-                    event_policy_update(
-                        event=event, actor=request.user, **{f: data[f] for f in POLICY_FIELDS}
-                    )
+                event = event_create(
+                    name=data["name"],
+                    starts_on=data["starts_on"],
+                    venue=data.get("venue", ""),
+                    actor=request.user,
+                    **{f: data[f] for f in POLICY_FIELDS},
+                )
             except ApplicationError as exc:
                 messages.error(request, exc.message)
             else:
@@ -89,7 +85,7 @@ def event_setup(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _policy(request: HttpRequest, event: Event) -> str:
-    form = PolicyForm(request.POST, instance=Event.objects.get(pk=event.pk))
+    form = PolicyForm(request.POST)
     if not form.is_valid():
         raise ApplicationError(_form_error(form))
     event_policy_update(

@@ -1,7 +1,8 @@
 """Exports: game and event workbooks (.xlsx) and the standings CSV.
 
 ``base`` is the one openpyxl writer; ``sheets`` the sheets, each a generator of rows;
-``workbooks`` puts them together.
+``workbooks`` puts them together; ``jobs`` writes a large one in the background with its
+progress; ``views`` serves them as downloads, pages and staff API calls.
 """
 
 from __future__ import annotations
