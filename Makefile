@@ -25,7 +25,8 @@ run: $(STAMP)
 # them skip with the reason. REQUIRE_SERVICES=1 turns those skips into failures.
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy engine
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy engine tournament arbiter web config
 	$(PY) -m pytest -q -p no:cacheprovider -m "not postgres"
 	DATABASE_URL="$(TEST_POSTGRES_URL)" $(PY) -m pytest -q -p no:cacheprovider -m postgres
 

@@ -164,7 +164,8 @@ class RoundJudge:
         said = "no score announced" if slip.announced is None else f"announced {slip.announced}"
         return Ruled(
             Code.VALID_WARNING,
-            f"{reason + '; ' if reason else ''}{said}, the move is worth {score}: {score} and a warning",
+            f"{reason + '; ' if reason else ''}{said}, "
+            f"the move is worth {score}: {score} and a warning",
             score,
             score,
             warning=True,
@@ -204,7 +205,8 @@ class RoundJudge:
                     return Ruled(
                         Code.REFERENCE_PENALTY,
                         f"{why}; {word} at {where} is worth the announced {verdict.score}: "
-                        f"{verdict.score} less a {policy.reference_penalty}-point penalty (2016 rule)",
+                        f"{verdict.score} less a {policy.reference_penalty}-point penalty "
+                        "(2016 rule)",
                         verdict.score,
                         verdict.score,
                         penalty=policy.reference_penalty,

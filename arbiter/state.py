@@ -8,14 +8,14 @@ memory between requests or tasks.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 
 from arbiter.rules import Policy
 from engine.board import Board, Layout
 from engine.errors import EngineError
-from engine.game import DuplicateGame, RoundRecord, replay
+from engine.game import DuplicateGame, GameDocument, RoundRecord, replay
 from engine.lexicon import DEFAULT, Lexicon
 from engine.move import Move
 from engine.tiles import TileSet
@@ -28,7 +28,8 @@ def lexicon_for(name: str) -> Lexicon:
     path = settings.LEXICONS.get(name)
     if path is None:
         raise ApplicationError(
-            f"Lexicon {name!r} is not configured: known lexicons are {', '.join(sorted(settings.LEXICONS))}."
+            f"Lexicon {name!r} is not configured: "
+            f"known lexicons are {', '.join(sorted(settings.LEXICONS))}."
         )
     try:
         return Lexicon.load(path or DEFAULT)
@@ -103,14 +104,23 @@ def predrawn_check(document: Any, event: Event) -> dict[str, Any]:
     is wrong otherwise."""
     if not isinstance(document, dict) or "rounds" not in document:
         raise ApplicationError(
-            'A pre-drawn game is the JSON document of "python -m engine game --json" (with "tiles" and "rounds").'
+            'A pre-drawn game is the JSON document of "python -m engine game --json" '
+            '(with "tiles" and "rounds").'
         )
     if document.get("tiles") != event.tile_set:
         raise ApplicationError(
-            f"The pre-drawn game uses the {document.get('tiles')!r} tiles; this event plays {event.tile_set!r}."
+            f"The pre-drawn game uses the {document.get('tiles')!r} tiles; "
+            f"this event plays {event.tile_set!r}."
         )
+    # An uploaded JSON object, not yet a GameDocument: replaying it is the check of its shape
+    # (a missing key or a wrong type raises one of the errors caught below).
+    game_document = cast(GameDocument, document)
     try:
-        replay(document, lexicon=lexicon_for(event.lexicon), layout=Layout.load(event.board_layout))  # type: ignore[arg-type]
+        replay(
+            game_document,
+            lexicon=lexicon_for(event.lexicon),
+            layout=Layout.load(event.board_layout),
+        )
     except (EngineError, KeyError, TypeError, ValueError) as exc:
         raise ApplicationError(f"The pre-drawn game does not replay: {exc}") from None
     return document

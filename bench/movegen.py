@@ -54,7 +54,10 @@ def unseen(board: Board, tiles: TileSet) -> list[str]:
 
 
 def cached_load_seconds() -> float:
-    code = "import time; t = time.perf_counter(); from engine.lexicon import Lexicon; Lexicon.load(); print(time.perf_counter() - t)"
+    code = (
+        "import time; t = time.perf_counter(); from engine.lexicon import Lexicon; "
+        "Lexicon.load(); print(time.perf_counter() - t)"
+    )
     Lexicon.load()  # make sure the cache exists
     runs = [
         float(
@@ -110,7 +113,9 @@ def main() -> int:
         for b in times:
             line = report["top_ms"][f"{b}_blanks"]  # type: ignore[index]
             print(
-                f"  top, {b} blank(s): median {line['median']:8.2f} ms   worst {line['worst']:8.2f} ms   (target median <= {TARGETS_MS[b]:.0f} ms)"
+                f"  top, {b} blank(s): median {line['median']:8.2f} ms   "
+                f"worst {line['worst']:8.2f} ms   "
+                f"(target median <= {TARGETS_MS[b]:.0f} ms)"
             )
         print(f"  lexicon load from cache (fresh process): {load:.3f} s   (target < 0.5 s)")
         print(f"  peak resident memory: {peak_mb:.1f} MB   (target < 300 MB)")

@@ -127,7 +127,8 @@ def main() -> int:
         print(json.dumps(report))
     else:
         print(
-            f"{report['database']}: {slips} slips from {len(players)} players, round {r.number} (rack {r.rack}, {r.moves_total} legal moves)"
+            f"{report['database']}: {slips} slips from {len(players)} players, "
+            f"round {r.number} (rack {r.rack}, {r.moves_total} legal moves)"
         )
         print(f"  deadline -> published results: {total:.3f} s   (target <= 2 s)")
         for k, v in timings.items():

@@ -120,7 +120,8 @@ def _stop(server: subprocess.Popen) -> None:
 
 
 def _post(port: int, token: str, body: bytes, at: float) -> tuple[int, float, str]:
-    """Sleep until ``at`` (time.monotonic), then POST the slip on a fresh connection like a phone."""
+    """Sleep until ``at`` (time.monotonic), then POST the slip on a fresh connection like a
+    phone."""
     delay = at - time.monotonic()
     if delay > 0:
         time.sleep(delay)
@@ -237,8 +238,10 @@ def main() -> int:
             for _ in tokens
         ]
         print(
-            f"{args.phones} phones, round {opened.number} (rack {opened.rack}), firing in the last {args.window:.0f} s "
-            f"({'PostgreSQL' if database_url else 'SQLite'}, {'Redis' if redis else 'LocMem'} cache) ...",
+            f"{args.phones} phones, round {opened.number} (rack {opened.rack}), "
+            f"firing in the last {args.window:.0f} s "
+            f"({'PostgreSQL' if database_url else 'SQLite'}, "
+            f"{'Redis' if redis else 'LocMem'} cache) ...",
             file=sys.stderr,
         )
         with ThreadPoolExecutor(max_workers=min(args.phones, 400)) as pool:
@@ -278,7 +281,8 @@ def main() -> int:
         print(
             f"phones {figures['phones']} on {figures['database']} + {figures['cache']}: "
             f"accepted {figures['accepted_201']}, in the database {figures['slips_in_database']}, "
-            f"lost {figures['lost']}, p50 {figures['p50_ms']} ms, p99 {figures['p99_ms']} ms, max {figures['max_ms']} ms"
+            f"lost {figures['lost']}, p50 {figures['p50_ms']} ms, p99 {figures['p99_ms']} ms, "
+            f"max {figures['max_ms']} ms"
         )
         for answer, count in figures["other_answers"].items():
             print(f"  {count} x {answer}")

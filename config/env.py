@@ -193,7 +193,7 @@ def env_redis_url(name: str, *, environ: Mapping[str, str] | None = None) -> str
     if parts.scheme not in {"redis", "rediss"} or not parts.hostname:
         raise _bad(name, value, "redis://host:6379/0")
     try:
-        parts.port
+        parts.port  # noqa: B018 - reading it validates the port
     except ValueError:
         raise _bad(name, value, "redis://host:6379/0 with a numeric port") from None
     return value

@@ -90,14 +90,16 @@ class Board:
         for r, line in enumerate(rows):
             if len(line) != SIZE:
                 raise NotationError(
-                    f"board line {r + 1} ({'ABCDEFGHIJKLMNO'[r]}) has {len(line)} characters: it needs 15"
+                    f"board line {r + 1} ({'ABCDEFGHIJKLMNO'[r]}) has {len(line)} characters: "
+                    "it needs 15"
                 )
             for c, ch in enumerate(line):
                 if ch == ".":
                     continue
                 if not ("A" <= ch <= "Z" or "a" <= ch <= "z"):
                     raise NotationError(
-                        f"board line {r + 1}, column {c + 1}: {ch!r} is not '.', a letter, or a lower-case blank"
+                        f"board line {r + 1}, column {c + 1}: {ch!r} is not '.', a letter, "
+                        "or a lower-case blank"
                     )
                 board._cells[r * SIZE + c] = ch
         return board
@@ -120,6 +122,8 @@ class Board:
             isinstance(other, Board) and self._cells == other._cells and self.layout == other.layout
         )
 
+    # Mutable and compared by value, so unhashable; typeshed types object.__hash__ as a method,
+    # which None does not match (the usual idiom, as in the standard library).
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
@@ -139,7 +143,8 @@ class Board:
         return board
 
     def placed_by(self, move: Move) -> list[tuple[int, int, str]]:
-        """The squares the move would fill (empty squares of its word), without checking anything."""
+        """The squares the move would fill (empty squares of its word), without checking
+        anything."""
         return [(r, c, ch) for r, c, ch in move.squares() if not self._cells[r * SIZE + c]]
 
     def play(self, move: Move) -> list[tuple[int, int, str]]:

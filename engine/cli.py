@@ -1,6 +1,7 @@
 """The engine's command-line contract (``python -m engine``), as design.md fixes it.
 
-    python -m engine top   --rack AEIRST? [--board FILE] [--lexicon enable|PATH] [--tiles en|fr] [--n 10] [--json]
+    python -m engine top   --rack AEIRST? [--board FILE] [--lexicon enable|PATH] [--tiles en|fr]
+                           [--n 10] [--json]
     python -m engine score --move "H8 WORD" [--board FILE] [--rack RACK] [--lexicon ...] [--json]
     python -m engine batch [--lexicon ...] [--tiles ...]    # JSON lines in, JSON lines out
     python -m engine game  [--seed N] [--tiles en|fr] [--lexicon ...] [--json]
@@ -181,7 +182,8 @@ def _batch_line(line: str, lexicon: Lexicon, tiles: TileSet, layout: Layout) -> 
 
 def _print_game(game: DuplicateGame, out: TextIO) -> None:
     out.write(
-        f"Duplicate game: seed {game.seed}, tiles {game.tiles.code}, lexicon {game.lexicon.name}\n\n"
+        f"Duplicate game: seed {game.seed}, tiles {game.tiles.code}, "
+        f"lexicon {game.lexicon.name}\n\n"
     )
     out.write(f"{'round':>5}  {'rack':<10} {'ref':<4} {'word':<16}{'score':>6}{'total':>7}\n")
     total = 0

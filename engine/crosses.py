@@ -26,7 +26,8 @@ def line_codes(tiles: list[list[str]], values: TileSet) -> tuple[list[list[int]]
 def cross_sets(
     lexicon: Lexicon, codes: list[list[int]], vals: list[list[int]]
 ) -> tuple[list[list[int]], list[list[int]]]:
-    """(allowed-letter masks, cross scores) for every square of the lines; occupied squares get 0."""
+    """(allowed-letter masks, cross scores) for every square of the lines; occupied squares
+    get 0."""
     mask, first, target = lexicon.mask, lexicon.first, lexicon.target
     xmask = [[LETTERS] * SIZE for _ in range(SIZE)]
     xscore = [[NO_CROSS] * SIZE for _ in range(SIZE)]

@@ -13,8 +13,9 @@ them. When no rack drawn from what is left can meet the minimum, there is no dra
 >>> draw = draw_rack(bag, "", 1, random.Random(7), tiles)
 >>> len(draw.rack), len(bag)
 (7, 93)
->>> rack_shortfall(tiles, "AEIOUEA", 3)
-'rack AAEEIOU has 0 consonants: round 3 needs at least 2 vowels and 2 consonants (a blank counts as either)'
+>>> print(rack_shortfall(tiles, "AEIOUEA", 3))  # doctest: +NORMALIZE_WHITESPACE
+rack AAEEIOU has 0 consonants: round 3 needs at least 2 vowels and 2 consonants
+(a blank counts as either)
 """
 
 from __future__ import annotations
@@ -77,8 +78,10 @@ def rack_shortfall(tiles: TileSet, rack: str, round_number: int) -> str | None:
     if e:
         short.append(f"{e} that count{'s' if e == 1 else ''} as either")
     return (
-        f"rack {sort_tiles(rack) or '(empty)'} has {' and '.join(short)}: round {round_number} needs at least "
-        f"{_plural(need_v, 'vowel')} and {_plural(need_c, 'consonant')} ({_either_names(tiles)} counts as either)"
+        f"rack {sort_tiles(rack) or '(empty)'} has {' and '.join(short)}: "
+        f"round {round_number} needs at least "
+        f"{_plural(need_v, 'vowel')} and {_plural(need_c, 'consonant')} "
+        f"({_either_names(tiles)} counts as either)"
     )
 
 
@@ -130,6 +133,8 @@ class Bag:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Bag) and self._tiles == other._tiles
 
+    # Mutable and compared by value, so unhashable; typeshed types object.__hash__ as a method,
+    # which None does not match (the usual idiom, as in the standard library).
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
@@ -139,7 +144,8 @@ class Bag:
         return Bag(self.contents)
 
     def take(self, tiles: str) -> None:
-        """Remove ``tiles`` (a multiset) from the bag; refuse, changing nothing, unless all are in it."""
+        """Remove ``tiles`` (a multiset) from the bag; refuse, changing nothing, unless all are
+        in it."""
         left = subtract(self.contents, tiles)
         if left is None:
             missing = _missing(self.contents, tiles)
@@ -214,12 +220,14 @@ def check_typed_rack(
     if len(rack) != expected:
         need = f"{RACK_SIZE}" if expected == RACK_SIZE else f"all {expected} that remain"
         raise RackError(
-            f"rack {rack or '(empty)'} has {_plural(len(rack), 'tile')}: round {round_number} needs {need}"
+            f"rack {rack or '(empty)'} has {_plural(len(rack), 'tile')}: "
+            f"round {round_number} needs {need}"
         )
     rest = subtract(rack, kept)
     if rest is None:
         raise RackError(
-            f"rack {rack} does not hold the leftover {kept}: {', '.join(_missing(rack, kept))} missing"
+            f"rack {rack} does not hold the leftover {kept}: "
+            f"{', '.join(_missing(rack, kept))} missing"
         )
     if subtract(bag.contents, rest) is None:
         wanted, have = Counter(rest), Counter(bag.contents)

@@ -256,7 +256,8 @@ class DuplicateGame:
         if self.phase is not phase:
             if phase is Phase.DRAW:
                 raise GameStateError(
-                    f"cannot {action}: round {self.round_number} already has the rack {self.rack}; play its move first"
+                    f"cannot {action}: round {self.round_number} already has the rack {self.rack}; "
+                    "play its move first"
                 )
             raise GameStateError(
                 f"cannot {action}: round {self.round_number} has no rack yet; draw one first"
@@ -275,7 +276,8 @@ class DuplicateGame:
             need_v, need_c = minimum(self.round_number)
             return (
                 f"no rack can meet the minimum of round {self.round_number} "
-                f"({need_v} vowel{'s' if need_v > 1 else ''} and {need_c} consonant{'s' if need_c > 1 else ''}) "
+                f"({need_v} vowel{'s' if need_v > 1 else ''} and "
+                f"{need_c} consonant{'s' if need_c > 1 else ''}) "
                 f"from what is left: {sort_tiles(pool)}"
             )
         return None
@@ -450,7 +452,8 @@ def _replay_round(game: DuplicateGame, record: RoundRecord) -> None:
         rack = game.offer_rack(record.rack)
         if sort_tiles(record.leftover) != game.leftover:
             raise RackError(
-                f"the leftover is {game.leftover or '(none)'}, the document says {record.leftover or '(none)'}"
+                f"the leftover is {game.leftover or '(none)'}, "
+                f"the document says {record.leftover or '(none)'}"
             )
         if rack != sort_tiles(record.rack):
             raise RackError(f"the rack reads {rack}, the document says {record.rack}")

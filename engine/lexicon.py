@@ -159,7 +159,8 @@ def _clean(text: str, name: str) -> list[str]:
             continue
         if not (word.isascii() and word.isalpha()):
             raise LexiconError(
-                f"lexicon {name!r}, line {number}: {raw.strip()[:40]!r} is not a word of letters A-Z"
+                f"lexicon {name!r}, line {number}: {raw.strip()[:40]!r} "
+                "is not a word of letters A-Z"
             )
         if MIN_LEN <= len(word) <= MAX_LEN:
             words.add(word.upper())

@@ -45,10 +45,12 @@ class Move:
     def squares(self) -> Iterator[tuple[int, int, str]]:
         """(row, col, letter) for every letter of the word; raises if the word leaves the board."""
         if not self.fits:
+            across = self.direction is Direction.ACROSS
+            axis = "column" if across else "row"
+            start = (self.col + 1) if across else "ABCDEFGHIJKLMNO"[self.row]
             raise OffBoardError(
                 f"move {self}: {self.word!r} from {self.ref} runs off the board "
-                f"({len(self.word)} letters from {'column' if self.direction is Direction.ACROSS else 'row'} "
-                f"{(self.col + 1) if self.direction is Direction.ACROSS else 'ABCDEFGHIJKLMNO'[self.row]})"
+                f"({len(self.word)} letters from {axis} {start})"
             )
         dr, dc = (0, 1) if self.direction is Direction.ACROSS else (1, 0)
         for i, letter in enumerate(self.word):

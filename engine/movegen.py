@@ -76,7 +76,8 @@ def _rack_counts(rack: str) -> list[int]:
 
 
 class _Collector:
-    """Keeps found moves; with ``keep`` set, drops those below the running ``keep``-th best score."""
+    """Keeps found moves; with ``keep`` set, drops those below the running ``keep``-th best
+    score."""
 
     __slots__ = ("keep", "found", "best", "threshold")
 

@@ -59,7 +59,8 @@ class TileSet:
         for i, tile in enumerate(rack):
             if tile not in self.counts:
                 raise NotationError(
-                    f"{what} {text!r}: {tile!r} at position {i + 1} is not a tile of the {self.code} set"
+                    f"{what} {text!r}: {tile!r} at position {i + 1} "
+                    f"is not a tile of the {self.code} set"
                 )
         return sort_tiles(rack)
 

@@ -89,7 +89,8 @@ class Verdict:
 def _run(
     board: Board, row: int, col: int, dr: int, dc: int, extra: dict[tuple[int, int], str]
 ) -> tuple[int, int, int]:
-    """Extent of the line of tiles through (row, col) along (dr, dc): start row, start col, length."""
+    """Extent of the line of tiles through (row, col) along (dr, dc): start row, start col,
+    length."""
 
     def filled(r: int, c: int) -> bool:
         return 0 <= r < SIZE and 0 <= c < SIZE and bool(board[r, c] or (r, c) in extra)
@@ -165,7 +166,8 @@ def validate(
                 problems.append(
                     Problem(
                         Fault.CLASH,
-                        f"move {move}: square {square_name(r, c)} holds {here}, the word has {ch} there",
+                        f"move {move}: square {square_name(r, c)} holds {here}, "
+                        f"the word has {ch} there",
                     )
                 )
         else:
@@ -193,7 +195,8 @@ def validate(
                 problems=(
                     Problem(
                         Fault.GAP,
-                        f"move {move}: the word is not written in full: {square_name(*sq)} next to it holds {board[sq]}",
+                        f"move {move}: the word is not written in full: "
+                        f"{square_name(*sq)} next to it holds {board[sq]}",
                     ),
                 ),
             )
@@ -224,7 +227,8 @@ def validate(
             problems.append(
                 Problem(
                     Fault.MISSES_CENTRE,
-                    f"move {move}: the first move must cover the centre square {square_name(*board.layout.start)}",
+                    f"move {move}: the first move must cover the centre square "
+                    f"{square_name(*board.layout.start)}",
                 )
             )
     elif not touches:

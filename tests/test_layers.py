@@ -85,7 +85,8 @@ def test_the_check_catches_an_upward_import(tmp_path: Path) -> None:
 def test_the_pure_modules_load_no_django(module: str) -> None:
     code = (
         f"import sys, {module}\n"
-        f"print(','.join(sorted(m for m in sys.modules if m.split('.')[0] in {FORBIDDEN_IN_PURE!r})))\n"
+        "print(','.join(sorted(m for m in sys.modules "
+        f"if m.split('.')[0] in {FORBIDDEN_IN_PURE!r})))\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT

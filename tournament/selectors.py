@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Case, Count, F, Prefetch, QuerySet, Value, When
 
 from tournament.models import Event, Game, Player
 
 
-def _events_visible(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Event]:
+def _events_visible(*, user: User | AnonymousUser) -> QuerySet[Event]:
     """Superusers see every event; other accounts the events where they hold a role."""
     if not user.is_authenticated:
         return Event.objects.none()
@@ -21,7 +21,7 @@ def _events_visible(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Event
     )
 
 
-def event_list_visible(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Event]:
+def event_list_visible(*, user: User | AnonymousUser) -> QuerySet[Event]:
     """The events ``user`` may see, newest first, with ``players_count``, ``games_count``
     and their games."""
     return (
@@ -31,7 +31,7 @@ def event_list_visible(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Ev
     )
 
 
-def event_get_visible(*, user: AbstractBaseUser | AnonymousUser, slug: str) -> Event | None:
+def event_get_visible(*, user: User | AnonymousUser, slug: str) -> Event | None:
     """One event by slug if ``user`` may see it, with its players (by table) and games
     (with ``rounds_count``)."""
     return (

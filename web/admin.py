@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
@@ -20,7 +21,8 @@ class AuditedAdmin(admin.ModelAdmin):
     """Appends an audit entry for every add or change made through the admin."""
 
     def event_of(self, obj: Any) -> Event:
-        return obj.event
+        event: Event = obj.event  # a Player or a Game (EventAdmin overrides this)
+        return event
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
@@ -28,7 +30,7 @@ class AuditedAdmin(admin.ModelAdmin):
         audit_record(
             event=self.event_of(obj),
             action=f"web.admin.{name}_{'changed' if change else 'added'}",
-            actor=request.user,  # type: ignore[arg-type]
+            actor=request.user,
             data={"id": obj.pk, "fields": sorted(form.changed_data)},
         )
 
@@ -100,16 +102,22 @@ class PlayerAdmin(AuditedAdmin):
 
     @admin.action(description="Reissue the secret token (old QR codes stop working)")
     def reissue_tokens(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
+        user = request.user
+        if not user.is_authenticated:  # the admin serves signed-in staff only
+            raise PermissionDenied
         for player in queryset:
-            player_token_reissue(player=player, actor=request.user)  # type: ignore[arg-type]
+            player_token_reissue(player=player, actor=user)
         self.message_user(request, f"{queryset.count()} token(s) reissued.", messages.SUCCESS)
+
+
+ROUND_FIELDS = ("number", "rack", "status", "deadline", "played_ref", "played_word", "played_score")
 
 
 class RoundInline(admin.TabularInline):
     model = Round
     extra = 0
-    fields = ["number", "rack", "status", "deadline", "played_ref", "played_word", "played_score"]
-    readonly_fields = fields
+    fields = ROUND_FIELDS
+    readonly_fields = ROUND_FIELDS
     show_change_link = True
     can_delete = False
 
@@ -130,11 +138,22 @@ class GameAdmin(AuditedAdmin):
         return False  # use the game_create service (console, or the event page later)
 
 
+SUBMISSION_FIELDS = (
+    "player",
+    "word",
+    "ref",
+    "announced_score",
+    "received_at",
+    "source",
+    "is_current",
+)
+
+
 class SubmissionInline(admin.TabularInline):
     model = Submission
     extra = 0
-    fields = ["player", "word", "ref", "announced_score", "received_at", "source", "is_current"]
-    readonly_fields = fields
+    fields = SUBMISSION_FIELDS
+    readonly_fields = SUBMISSION_FIELDS
     can_delete = False
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:

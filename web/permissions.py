@@ -3,7 +3,7 @@ slips (they may not publish or amend). Nothing is reachable without a login."""
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 
@@ -14,7 +14,14 @@ DIRECTOR = EventRole.Role.DIRECTOR
 ARBITER = EventRole.Role.ARBITER
 
 
-def event_role(user: AbstractBaseUser | AnonymousUser, event: Event) -> str | None:
+class AuthenticatedHttpRequest(HttpRequest):
+    """The request of a ``login_required`` view: its user is signed in. An annotation only:
+    Django passes its own request, which the decorator has checked."""
+
+    user: User
+
+
+def event_role(user: User | AnonymousUser, event: Event) -> str | None:
     """``director``, ``arbiter`` or None. A superuser directs every event."""
     if not user.is_authenticated:
         return None
@@ -23,7 +30,7 @@ def event_role(user: AbstractBaseUser | AnonymousUser, event: Event) -> str | No
     return EventRole.objects.filter(user=user, event=event).values_list("role", flat=True).first()
 
 
-def role_require(user: AbstractBaseUser | AnonymousUser, event: Event, *roles: str) -> str:
+def role_require(user: User | AnonymousUser, event: Event, *roles: str) -> str:
     """The user's role in the event if it is one of ``roles``; PermissionDenied otherwise."""
     role = event_role(user, event)
     if role not in roles:

@@ -53,7 +53,7 @@ def _standings_cached(*, player: Player) -> Standings:
         AuditEntry.objects.filter(event_id=player.event_id).aggregate(m=Max("id"))["m"] or 0
     )
     key = f"play:standings:{player.event_id}:{last_action}"
-    standings = cache.get(key)
+    standings: Standings | None = cache.get(key)
     if standings is None:
         standings = standings_event(event=player.event)
         cache.set(key, standings, 300)

@@ -1,9 +1,9 @@
 """Standings (reads): per game and per event, from the rulings of published rounds.
 
-total = points + solos - penalties (``ruling_total``); the gap is the total minus the top's total (the sum of the
-tops played), the percentage is the total over the top's total; equal totals share a rank
-(1, 2, 2, 4). A category is a filter: ranks are then counted within it, the overall rank kept.
-Amended rulings count as amended, so the standings follow every correction.
+total = points + solos - penalties (``ruling_total``); the gap is the total minus the top's
+total (the sum of the tops played), the percentage is the total over the top's total; equal
+totals share a rank (1, 2, 2, 4). A category is a filter: ranks are then counted within it,
+the overall rank kept. Amended rulings count as amended, so the standings follow every correction.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ class Standings:
 
 
 def _ranked(totals: list[tuple[int, Player]]) -> list[int]:
-    ranks = []
+    ranks: list[int] = []
     for i, (total, _) in enumerate(totals):
         ranks.append(ranks[i - 1] if i and totals[i - 1][0] == total else i + 1)
     return ranks

@@ -6,14 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from tournament.errors import ApplicationError
 from tournament.models import Game, Round
 from tournament.services.audit import audit_record
 
-Actor = AbstractBaseUser | None
+Actor = User | None
 
 
 def on_commit(fn: Callable[[], Any]) -> None:
@@ -28,7 +28,8 @@ def round_require(round: Round, *statuses: str, action: str) -> None:
     if round.status not in statuses:
         allowed = " or ".join(statuses)
         raise ApplicationError(
-            f"Round {round.number} is {round.status}: only a round that is {allowed} can be {action}."
+            f"Round {round.number} is {round.status}: "
+            f"only a round that is {allowed} can be {action}."
         )
 
 

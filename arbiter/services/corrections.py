@@ -53,7 +53,8 @@ def ruling_amend(
     round_require(ruling.round, Round.Status.SCORED, Round.Status.PUBLISHED, action="amended")
     if code is not None and (code == Ruling.Code.MISSING) != (ruling.submission_id is None):
         raise ApplicationError(
-            "A player who handed in no slip keeps the ruling 'missing' (the points can still be changed)."
+            "A player who handed in no slip keeps the ruling 'missing' "
+            "(the points can still be changed)."
             if ruling.submission_id is None
             else "A player who handed in a slip cannot be ruled 'missing'."
         )

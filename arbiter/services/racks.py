@@ -28,7 +28,8 @@ def _check_can_draw(game: Game) -> None:
     current = round_in_play(game)
     if current is not None:
         raise ApplicationError(
-            f"Round {current.number} is {current.status}: publish or annul it before drawing the next rack."
+            f"Round {current.number} is {current.status}: "
+            "publish or annul it before drawing the next rack."
         )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import datetime, timedelta
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -93,7 +93,8 @@ def _check_rack(round: Round, word: str, ref: str) -> None:
             letters + ([f"{blanks} blank{'s' if blanks > 1 else ''}"] if blanks else [])
         )
         raise SlipRefused(
-            f"Rack letters missing: {word} needs {shown}, not on the rack {round.rack} (write a blank in lower case).",
+            f"Rack letters missing: {word} needs {shown}, not on the rack {round.rack} "
+            "(write a blank in lower case).",
             data={"code": "rack_letters_missing"},
         )
 
@@ -108,7 +109,7 @@ def slip_submit(
     score: int | None,
     source: str = Submission.Source.PHONE,
     at: datetime | None = None,
-    entered_by: AbstractBaseUser | None = None,
+    entered_by: User | None = None,
     late: bool = False,
 ) -> Submission:
     """Record a slip; the player's earlier slip for the round stays, no longer current."""
@@ -133,7 +134,8 @@ def slip_submit(
             )
         if round.status not in (Round.Status.OPEN, Round.Status.CLOSED):
             raise SlipRefused(
-                f"Round {round.number} is {round.status}: slips are entered while it is open or closed.",
+                f"Round {round.number} is {round.status}: "
+                "slips are entered while it is open or closed.",
                 data={"code": "round_not_open"},
             )
     else:
@@ -152,7 +154,8 @@ def slip_submit(
         if not round.accepts_slips(at=at, grace=grace):
             assert round.deadline is not None
             raise SlipRefused(
-                f"The deadline has passed: round {round.number} closed at {round.deadline:%H:%M:%S} "
+                f"The deadline has passed: round {round.number} "
+                f"closed at {round.deadline:%H:%M:%S} "
                 f"and this slip arrived at {at:%H:%M:%S} (server time).",
                 data={"code": "deadline_passed"},
             )
@@ -197,7 +200,7 @@ def slip_check(
     word: str,
     ref: str,
     score: int | None,
-    checked_by: AbstractBaseUser,
+    checked_by: User,
 ) -> bool:
     """Double arbitration: a second arbiter enters the same paper slip again. Nothing is
     replaced; the entry is compared with the player's current slip and a disagreement is

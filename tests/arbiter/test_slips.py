@@ -63,7 +63,9 @@ def test_a_slip_within_the_grace_counts_and_after_it_is_refused_on_the_server_cl
     )
     with pytest.raises(
         SlipRefused,
-        match="The deadline has passed: round 1 closed at 20:03:00 and this slip arrived at 20:03:11",
+        match=(
+            "The deadline has passed: round 1 closed at 20:03:00 and this slip arrived at 20:03:11"
+        ),
     ):
         slip_submit(
             player=players[1],

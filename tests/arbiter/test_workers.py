@@ -32,7 +32,10 @@ import datetime as dt, json
 event = event_create(name="Worker night", starts_on=dt.date(2026, 5, 1), actor=None)
 Event.objects.filter(pk=event.pk).update(round_seconds=4, warning_seconds=1, grace_seconds=1)
 event.refresh_from_db()
-players = [player_register(event=event, name=n, table=i + 1, actor=None) for i, n in enumerate(["Ann", "Bob", "Cleo"])]
+players = [
+    player_register(event=event, name=n, table=i + 1, actor=None)
+    for i, n in enumerate(["Ann", "Bob", "Cleo"])
+]
 game = game_create(event=event, actor=None, seed=7)
 r = clock.round_open(round=racks.round_draw(game=game, actor=None), actor=None)
 slip_submit(player=players[0], round=r, word="WROTE", ref="H4", score=24)
@@ -129,12 +132,15 @@ def results(
 ) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
     rulings = query(
         var_dir,
-        "SELECT p.name, r.code, r.points FROM tournament_ruling r JOIN tournament_player p ON p.id = r.player_id WHERE r.round_id = ? ORDER BY p.name",
+        "SELECT p.name, r.code, r.points FROM tournament_ruling r "
+        "JOIN tournament_player p ON p.id = r.player_id WHERE r.round_id = ? ORDER BY p.name",
         round_id,
     )
     audit = query(
         var_dir,
-        "SELECT action, COUNT(*) FROM tournament_auditentry WHERE round_id = ? AND action IN ('arbiter.round.closed', 'arbiter.round.scored') GROUP BY action ORDER BY action",
+        "SELECT action, COUNT(*) FROM tournament_auditentry WHERE round_id = ? "
+        "AND action IN ('arbiter.round.closed', 'arbiter.round.scored') "
+        "GROUP BY action ORDER BY action",
         round_id,
     )
     return rulings, audit

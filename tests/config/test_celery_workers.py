@@ -22,7 +22,10 @@ import pytest
 from tests.config.settings_probe import ROOT
 from tests.conftest import test_redis_url
 
-SEND = "from tournament.tasks import health_ping; health_ping.apply_async(args=[{stamp!r}], queue={queue!r})"
+SEND = (
+    "from tournament.tasks import health_ping; "
+    "health_ping.apply_async(args=[{stamp!r}], queue={queue!r})"
+)
 
 
 def _env(var_dir: Path, redis_url: str | None) -> dict[str, str]:

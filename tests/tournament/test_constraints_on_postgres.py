@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tournament.test_constraints import (
+from tests.tournament.test_constraints import (  # noqa: F401 - collected here again
     TestEventConstraints,
     TestGameAndRoundConstraints,
     TestPlayerConstraints,

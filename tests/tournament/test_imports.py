@@ -30,7 +30,10 @@ def _errors(exc: pytest.ExceptionInfo[PlayerImportError]) -> list[tuple[int | No
 
 
 def test_a_clean_csv_in_any_column_order_registers_everyone(event: Event, director) -> None:
-    content = "Table;NAME;Club;licence;category\n3;Ada Lovelace;Lyon;123;S1\n;Basile;;;\n1;Chloé Dupont;Liège;456;S2\n".encode()
+    content = (
+        "Table;NAME;Club;licence;category\n3;Ada Lovelace;Lyon;123;S1\n"
+        ";Basile;;;\n1;Chloé Dupont;Liège;456;S2\n"
+    ).encode()
     created = players_import(event=event, file_name="players.CSV", content=content, actor=director)
     assert [(p.name, p.table, p.club, p.licence, p.category) for p in created] == [
         ("Ada Lovelace", 3, "Lyon", "123", "S1"),

@@ -54,7 +54,8 @@ class Game(models.Model):
     pending_rejected = models.JSONField(
         default=list,
         blank=True,
-        help_text="Racks typed in for the next round and refused (their tiles went back to the bag).",
+        help_text="Racks typed in for the next round and refused "
+        "(their tiles went back to the bag).",
     )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 

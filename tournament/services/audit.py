@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 
 from tournament.models import AuditEntry, Event, Game, Round
 
@@ -11,7 +11,7 @@ def audit_record(
     *,
     event: Event,
     action: str,
-    actor: AbstractBaseUser | AnonymousUser | None = None,
+    actor: User | AnonymousUser | None = None,
     game: Game | None = None,
     round: Round | None = None,
     data: dict[str, Any] | None = None,

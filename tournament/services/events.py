@@ -5,7 +5,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
@@ -51,7 +51,9 @@ def _policy_checked(values: dict[str, Any]) -> dict[str, Any]:
         raise ApplicationError(f"Not a rule of the policy: {', '.join(sorted(unknown))}.")
     if "lexicon" in values and values["lexicon"] not in settings.LEXICONS:
         known = ", ".join(sorted(settings.LEXICONS))
-        raise ApplicationError(f"Unknown lexicon {values['lexicon']!r}: known lexicons are {known}.")
+        raise ApplicationError(
+            f"Unknown lexicon {values['lexicon']!r}: known lexicons are {known}."
+        )
     return values
 
 
@@ -68,7 +70,7 @@ def event_create(
     *,
     name: str,
     starts_on: dt.date,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     venue: str = "",
     slug: str | None = None,
     **policy: Any,
@@ -107,7 +109,7 @@ def event_create(
 
 
 @transaction.atomic
-def event_policy_update(*, event: Event, actor: AbstractBaseUser | None, **values: Any) -> Event:
+def event_policy_update(*, event: Event, actor: User | None, **values: Any) -> Event:
     """Change the event's rules policy (round time, grace, warnings, penalties, solo, tiles,
     lexicon, board). Games already created keep the tiles, lexicon and board they started with."""
     _policy_checked(values)
@@ -123,9 +125,7 @@ def event_policy_update(*, event: Event, actor: AbstractBaseUser | None, **value
 
 
 @transaction.atomic
-def event_role_grant(
-    *, event: Event, username: str, role: str, actor: AbstractBaseUser | None
-) -> EventRole:
+def event_role_grant(*, event: Event, username: str, role: str, actor: User | None) -> EventRole:
     """Make an existing account a director or an arbiter of the event."""
     if role not in EventRole.Role.values:
         raise ApplicationError(f"Unknown role {role!r}: choose director or arbiter.")

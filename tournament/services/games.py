@@ -3,7 +3,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 
@@ -16,7 +16,7 @@ from tournament.services.audit import audit_record
 def game_create(
     *,
     event: Event,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     source: str = Game.Source.RANDOM,
     seed: int | None = None,
     predrawn: dict[str, Any] | None = None,

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from tournament.errors import ApplicationError
@@ -222,7 +222,7 @@ def players_check(*, event: Event, file_name: str, content: bytes) -> list[Playe
 
 @transaction.atomic
 def players_import(
-    *, event: Event, file_name: str, content: bytes, actor: AbstractBaseUser | None
+    *, event: Event, file_name: str, content: bytes, actor: User | None
 ) -> list[Player]:
     """Register every player of the file, or none: raises ``PlayerImportError`` listing
     every bad row."""

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -36,7 +36,7 @@ def player_register(
     *,
     event: Event,
     name: str,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     club: str = "",
     category: str = "",
     licence: str = "",
@@ -62,7 +62,7 @@ def player_register(
 
 
 @transaction.atomic
-def player_token_reissue(*, player: Player, actor: AbstractBaseUser | None) -> Player:
+def player_token_reissue(*, player: Player, actor: User | None) -> Player:
     """Give the player a new secret token (a lost or shared QR code); the old one stops working."""
     player = Player.objects.select_for_update().get(pk=player.pk)
     player.token = token_new()
@@ -78,7 +78,7 @@ def player_token_reissue(*, player: Player, actor: AbstractBaseUser | None) -> P
 
 
 @transaction.atomic
-def player_token_revoke(*, player: Player, actor: AbstractBaseUser | None) -> Player:
+def player_token_revoke(*, player: Player, actor: User | None) -> Player:
     """Stop the player's secret token (a lost phone, a shared QR code); reissue to let them back."""
     player = Player.objects.select_for_update().get(pk=player.pk)
     if player.token_revoked_at is not None:
@@ -98,7 +98,7 @@ def player_token_revoke(*, player: Player, actor: AbstractBaseUser | None) -> Pl
 def player_update(
     *,
     player: Player,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     name: str,
     club: str = "",
     category: str = "",

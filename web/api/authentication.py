@@ -1,6 +1,7 @@
 """Who is calling the player API: a player, by the secret token their QR code carries.
 
-- ``Authorization: Bearer <token>`` (phones' third-party clients, scripts): ``PlayerTokenAuthentication``
+- ``Authorization: Bearer <token>`` (phones' third-party clients, scripts):
+  ``PlayerTokenAuthentication``
 - the signed cookie set when the phone opened its QR link (the player page):
   ``PlayerCookieAuthentication``, with Django's CSRF check on unsafe methods.
 
@@ -99,7 +100,9 @@ class PlayerCookieAuthentication(BaseAuthentication):
 
         check = CSRFCheck(dummy_get_response)
         check.process_request(request)
-        reason = check.process_view(request, None, (), {})
+        # process_view only reads the view's csrf_exempt flag: this callback has none (DRF's own
+        # SessionAuthentication passes None, which the stubs do not accept).
+        reason = check.process_view(request, dummy_get_response, (), {})
         if reason:
             raise exceptions.PermissionDenied(f"CSRF failed: {reason}", code="csrf_failed")
 

@@ -40,6 +40,7 @@ def _flatten(detail: Any) -> str:
 
 
 def _application_response(exc: ApplicationError, statuses: dict[str, int]) -> Response:
+    code: int
     if isinstance(exc, NotFound):
         code = status.HTTP_404_NOT_FOUND
     else:

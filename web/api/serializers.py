@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any, TypeAlias
+
 from rest_framework import serializers
 
+# What every serializer here reads or writes: the plain dicts the selectors build.
+Shape: TypeAlias = dict[str, Any]
 
-class ErrorSerializer(serializers.Serializer):
+
+class ErrorSerializer(serializers.Serializer[Shape]):
     detail = serializers.CharField(help_text="What went wrong, for people.")
     code = serializers.CharField(help_text="What went wrong, for programs (e.g. deadline_passed).")
 
 
-class SlipInSerializer(serializers.Serializer):
+class SlipInSerializer(serializers.Serializer[Shape]):
     round = serializers.IntegerField(min_value=1, help_text="The round number the slip is for.")
     ref = serializers.CharField(max_length=8, allow_blank=True, help_text="H8 across, 8H down.")
     word = serializers.CharField(max_length=15, help_text="In full; a blank as a lowercase letter.")
@@ -19,7 +24,7 @@ class SlipInSerializer(serializers.Serializer):
     )
 
 
-class ReceiptSerializer(serializers.Serializer):
+class ReceiptSerializer(serializers.Serializer[Shape]):
     id = serializers.IntegerField()
     round = serializers.IntegerField()
     word = serializers.CharField()
@@ -31,7 +36,7 @@ class ReceiptSerializer(serializers.Serializer):
     )
 
 
-class SlipSerializer(serializers.Serializer):
+class SlipSerializer(serializers.Serializer[Shape]):
     id = serializers.IntegerField()
     round = serializers.IntegerField()
     word = serializers.CharField()
@@ -40,7 +45,7 @@ class SlipSerializer(serializers.Serializer):
     received_at = serializers.DateTimeField()
 
 
-class StandingLineSerializer(serializers.Serializer):
+class StandingLineSerializer(serializers.Serializer[Shape]):
     rank = serializers.IntegerField()
     name = serializers.CharField()
     club = serializers.CharField()
@@ -53,7 +58,7 @@ class StandingLineSerializer(serializers.Serializer):
     me = serializers.BooleanField()
 
 
-class StandingsSerializer(serializers.Serializer):
+class StandingsSerializer(serializers.Serializer[Shape]):
     rounds = serializers.IntegerField(help_text="Published rounds counted.")
     top_total = serializers.IntegerField()
     players = serializers.IntegerField()
@@ -61,23 +66,23 @@ class StandingsSerializer(serializers.Serializer):
     me = StandingLineSerializer(allow_null=True)
 
 
-class _EventSerializer(serializers.Serializer):
+class _EventSerializer(serializers.Serializer[Shape]):
     slug = serializers.CharField()
     name = serializers.CharField()
 
 
-class _PlayerSerializer(serializers.Serializer):
+class _PlayerSerializer(serializers.Serializer[Shape]):
     name = serializers.CharField()
     table = serializers.IntegerField(allow_null=True)
 
 
-class _GameSerializer(serializers.Serializer):
+class _GameSerializer(serializers.Serializer[Shape]):
     number = serializers.IntegerField()
     status = serializers.CharField()
     end_reason = serializers.CharField()
 
 
-class _RoundSerializer(serializers.Serializer):
+class _RoundSerializer(serializers.Serializer[Shape]):
     number = serializers.IntegerField()
     status = serializers.CharField(help_text="drawn, open, closed, scored or published.")
     rack = serializers.CharField(
@@ -92,15 +97,17 @@ class _RoundSerializer(serializers.Serializer):
     accepts_slips = serializers.BooleanField()
 
 
-class _MoveSerializer(serializers.Serializer):
+class _MoveSerializer(serializers.Serializer[Shape]):
     ref = serializers.CharField()
     word = serializers.CharField()
     score = serializers.IntegerField(allow_null=True)
 
 
-class _RulingSerializer(serializers.Serializer):
+class _RulingSerializer(serializers.Serializer[Shape]):
     code = serializers.CharField()
-    label = serializers.CharField()
+    # DRF's metaclass pops declared fields off the class, so this does not shadow Field.label;
+    # the stubs cannot express that.
+    label = serializers.CharField()  # type: ignore[assignment]
     reason = serializers.CharField()
     points = serializers.IntegerField()
     penalty = serializers.IntegerField()
@@ -111,13 +118,13 @@ class _RulingSerializer(serializers.Serializer):
     slip = _MoveSerializer(allow_null=True)
 
 
-class _ResultSerializer(serializers.Serializer):
+class _ResultSerializer(serializers.Serializer[Shape]):
     round = serializers.IntegerField()
     top = _MoveSerializer(allow_null=True)
     ruling = _RulingSerializer(allow_null=True)
 
 
-class StateSerializer(serializers.Serializer):
+class StateSerializer(serializers.Serializer[Shape]):
     version = serializers.CharField(
         help_text="Changes whenever anything shown changes (also the ETag)."
     )

@@ -4,7 +4,7 @@ as an API call (``web.console.actions`` runs both, with the same role checks).""
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import permissions, serializers, status
+from rest_framework import exceptions, permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -20,7 +20,8 @@ class StaffGameActionView(APIView):
 
     @extend_schema(
         operation_id="staff_game_action",
-        summary="A director's or arbiter's action on a game: draw, rack, open, extend, pause, resume, close, publish, annul, choose_top, amend, slip",
+        summary="A director's or arbiter's action on a game: draw, rack, open, extend, pause, "
+        "resume, close, publish, annul, choose_top, amend, slip",
         request=inline_serializer(
             name="StaffAction",
             fields={
@@ -46,7 +47,10 @@ class StaffGameActionView(APIView):
         },
     )
     def post(self, request: Request, slug: str, number: int, action: str) -> Response:
+        user = request.user
+        if not user.is_authenticated:  # IsAuthenticated has turned anonymous callers away
+            raise exceptions.NotAuthenticated()
         game = game_or_404(slug, number)
         return Response(
-            {"detail": perform(game, request.user, action, request.data)}, status=status.HTTP_200_OK
+            {"detail": perform(game, user, action, request.data)}, status=status.HTTP_200_OK
         )

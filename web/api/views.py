@@ -5,7 +5,8 @@ Errors are ``{"detail": "...", "code": "..."}``, rendered by ``web.api.errors``.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -42,7 +43,10 @@ from web.api.throttling import PlayStateThrottle, PlaySubmissionsThrottle
 
 
 class IsPlayer(BasePermission):
-    message = "Authentication credentials were not provided: scan your QR code or send 'Authorization: Bearer <token>'."
+    message = (
+        "Authentication credentials were not provided: "
+        "scan your QR code or send 'Authorization: Bearer <token>'."
+    )
 
     def has_permission(self, request: Request, view: Any) -> bool:
         return isinstance(request.user, PlayerPrincipal)
@@ -52,15 +56,25 @@ class PlayAPIView(APIView):
     authentication_classes = [PlayerTokenAuthentication, PlayerCookieAuthentication]
     permission_classes = [IsPlayer]
 
-    def get_exception_handler(self):  # type: ignore[no-untyped-def]
+    def get_exception_handler(
+        self,
+    ) -> Callable[[Exception, dict[str, Any]], Response | None]:
         return play_exception_handler
 
     def permission_denied(
         self, request: Request, message: str | None = None, code: str | None = None
-    ) -> None:
+    ) -> NoReturn:
         if request.authenticators and not request.successful_authenticator:
             raise exceptions.NotAuthenticated(message or IsPlayer.message, code="not_authenticated")
         super().permission_denied(request, message=message, code=code)
+
+
+def _caller(request: Request) -> PlayerPrincipal:
+    """Who calls: ``IsPlayer`` lets only a ``PlayerPrincipal`` reach a handler."""
+    user: object = request.user
+    if not isinstance(user, PlayerPrincipal):
+        raise exceptions.NotAuthenticated(IsPlayer.message, code="not_authenticated")
+    return user
 
 
 _ERRORS = {
@@ -91,7 +105,7 @@ class PlayStateView(PlayAPIView):
         },
     )
     def get(self, request: Request) -> Response:
-        player = request.auth
+        player = _caller(request).player
         now = timezone.now()
         version = play_state_version(player=player)
         etag = f'"{version}"'
@@ -112,7 +126,7 @@ class PlayStandingsView(PlayAPIView):
         responses={200: StandingsSerializer, **_ERRORS},
     )
     def get(self, request: Request) -> Response:
-        return Response(StandingsSerializer(play_standings(player=request.auth)).data)
+        return Response(StandingsSerializer(play_standings(player=_caller(request).player)).data)
 
 
 class PlaySubmissionsView(PlayAPIView):
@@ -128,7 +142,8 @@ class PlaySubmissionsView(PlayAPIView):
             201: ReceiptSerializer,
             400: OpenApiResponse(
                 ErrorSerializer,
-                description="Malformed slip (code: malformed_word, malformed_reference, malformed_score, rack_letters_missing, invalid).",
+                description="Malformed slip (code: malformed_word, malformed_reference, "
+                "malformed_score, rack_letters_missing, invalid).",
             ),
             403: OpenApiResponse(
                 ErrorSerializer, description="Not this player's event, or access revoked."
@@ -138,7 +153,8 @@ class PlaySubmissionsView(PlayAPIView):
             ),
             409: OpenApiResponse(
                 ErrorSerializer,
-                description="Round not open, or deadline passed (codes round_not_open, deadline_passed).",
+                description="Round not open, or deadline passed "
+                "(codes round_not_open, deadline_passed).",
             ),
             **_ERRORS,
         },
@@ -147,7 +163,8 @@ class PlaySubmissionsView(PlayAPIView):
         slip_in = SlipInSerializer(data=request.data)
         slip_in.is_valid(raise_exception=True)
         data = slip_in.validated_data
-        player = request.auth
+        caller = _caller(request)
+        player = caller.player
         round_ = play_round_by_number(player=player, number=data["round"])
         if round_ is None:
             raise NotFound(
@@ -160,7 +177,7 @@ class PlaySubmissionsView(PlayAPIView):
             word=data["word"],
             ref=data["ref"],
             score=data["score"],
-            source=request.user.source,
+            source=caller.source,
         )
         return Response(
             ReceiptSerializer(slip_receipt(slip=slip)).data, status=status.HTTP_201_CREATED

@@ -4,9 +4,9 @@ say what happened. The console's forms and the staff API both come through here.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Literal, overload
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.shortcuts import get_object_or_404
 
 from arbiter.selectors.console import round_current
@@ -17,6 +17,12 @@ from tournament.models import Game, Player, Round, Ruling, Submission
 from web.permissions import ARBITER, DIRECTOR, role_require
 
 Data = Mapping[str, Any]
+
+
+@overload
+def _int(data: Data, key: str, *, required: Literal[True] = ...) -> int: ...
+@overload
+def _int(data: Data, key: str, *, required: bool) -> int | None: ...
 
 
 def _int(data: Data, key: str, *, required: bool = True) -> int | None:
@@ -50,7 +56,7 @@ def _player_at(game: Game, data: Data) -> Player:
     return player
 
 
-def _draw(game: Game, user: AbstractBaseUser, data: Data) -> str:
+def _draw(game: Game, user: User, data: Data) -> str:
     drawn = racks.round_draw(game=game, actor=user)
     if drawn is None:
         game.refresh_from_db()
@@ -62,57 +68,60 @@ def _draw(game: Game, user: AbstractBaseUser, data: Data) -> str:
     )
 
 
-def _rack(game: Game, user: AbstractBaseUser, data: Data) -> str:
+def _rack(game: Game, user: User, data: Data) -> str:
     entered = racks.round_rack_enter(game=game, rack=str(data.get("rack", "")), actor=user)
     return f"Round {entered.number}: rack {entered.rack} accepted."
 
 
-def _open(game: Game, user: AbstractBaseUser, data: Data) -> str:
+def _open(game: Game, user: User, data: Data) -> str:
     opened = clock.round_open(round=_round(game), actor=user)
     return f"Round {opened.number} is open until {opened.deadline:%H:%M:%S}."
 
 
-def _extend(game: Game, user: AbstractBaseUser, data: Data) -> str:
+def _extend(game: Game, user: User, data: Data) -> str:
     extended = clock.round_extend(
         round=_round(game), seconds=_int(data, "seconds") or 0, actor=user
     )
     return f"Round {extended.number} extended to {extended.deadline:%H:%M:%S}."
 
 
-def _pause(game: Game, user: AbstractBaseUser, data: Data) -> str:
+def _pause(game: Game, user: User, data: Data) -> str:
     return f"Round {clock.round_pause(round=_round(game), actor=user).number} paused."
 
 
-def _resume(game: Game, user: AbstractBaseUser, data: Data) -> str:
+def _resume(game: Game, user: User, data: Data) -> str:
     resumed = clock.round_resume(round=_round(game), actor=user)
     return f"Round {resumed.number} resumed until {resumed.deadline:%H:%M:%S}."
 
 
-def _close(game: Game, user: AbstractBaseUser, data: Data) -> str:
+def _close(game: Game, user: User, data: Data) -> str:
     closed = clock.round_close_early(round=_round(game), actor=user)
     return f"Round {closed.number} closes now (slips already sent still count for the grace)."
 
 
-def _publish(game: Game, user: AbstractBaseUser, data: Data) -> str:
+def _publish(game: Game, user: User, data: Data) -> str:
     published = publishing.round_publish(round=_round(game), actor=user)
-    return f"Round {published.number} published: {published.played_ref} {published.played_word} {published.played_score}."
+    return (
+        f"Round {published.number} published: "
+        f"{published.played_ref} {published.played_word} {published.played_score}."
+    )
 
 
-def _annul(game: Game, user: AbstractBaseUser, data: Data) -> str:
+def _annul(game: Game, user: User, data: Data) -> str:
     annulled = corrections.round_annul(
         round=_round(game), reason=str(data.get("reason", "")), actor=user
     )
     return f"Round {annulled.number} annulled: draw it again."
 
 
-def _choose_top(game: Game, user: AbstractBaseUser, data: Data) -> str:
+def _choose_top(game: Game, user: User, data: Data) -> str:
     chosen = publishing.round_top_choose(
         round=_round(game), ref=str(data.get("ref", "")), word=str(data.get("word", "")), actor=user
     )
     return f"The move to play is {chosen.played_ref} {chosen.played_word} ({chosen.played_score})."
 
 
-def _amend(game: Game, user: AbstractBaseUser, data: Data) -> str:
+def _amend(game: Game, user: User, data: Data) -> str:
     ruling = (
         Ruling.objects.filter(pk=_int(data, "ruling"), round__game=game)
         .select_related("player")
@@ -134,7 +143,7 @@ def _amend(game: Game, user: AbstractBaseUser, data: Data) -> str:
     )
 
 
-def _slip(game: Game, user: AbstractBaseUser, data: Data) -> str:
+def _slip(game: Game, user: User, data: Data) -> str:
     current = round_current(game)
     if current is None:
         raise ApplicationError("No round to enter slips for.")
@@ -148,7 +157,8 @@ def _slip(game: Game, user: AbstractBaseUser, data: Data) -> str:
         agree = slip_check(
             player=player, round=current, word=word, ref=ref, score=score, checked_by=user
         )
-        return f"Table {player.table} ({player.name}): second entry {'agrees' if agree else 'DISAGREES with the first: flagged for the director'}."
+        verdict = "agrees" if agree else "DISAGREES with the first: flagged for the director"
+        return f"Table {player.table} ({player.name}): second entry {verdict}."
     late = str(data.get("late", "")) in {"1", "on", "true"}
     slip = slip_submit(
         player=player,
@@ -161,13 +171,14 @@ def _slip(game: Game, user: AbstractBaseUser, data: Data) -> str:
         late=late,
     )
     return (
-        f"Table {player.table} ({player.name}): {slip.ref or '-'} {slip.word} {slip.announced_score if slip.announced_score is not None else '-'}"
+        f"Table {player.table} ({player.name}): {slip.ref or '-'} {slip.word} "
+        f"{slip.announced_score if slip.announced_score is not None else '-'}"
         + (" (late)" if late else "")
         + " recorded."
     )
 
 
-Action = Callable[[Game, AbstractBaseUser, Data], str]
+Action = Callable[[Game, User, Data], str]
 
 # action name -> (the roles allowed, the function)
 ACTIONS: dict[str, tuple[tuple[str, ...], Action]] = {
@@ -191,7 +202,7 @@ def game_or_404(slug: str, number: int) -> Game:
     return get_object_or_404(Game.objects.select_related("event"), event__slug=slug, number=number)
 
 
-def perform(game: Game, user: Any, action: str, data: Data) -> str:
+def perform(game: Game, user: User, action: str, data: Data) -> str:
     """Run one named action for ``user`` on ``game`` (role checked); returns what happened."""
     if action not in ACTIONS:
         raise ApplicationError(f"Unknown action {action!r}.")

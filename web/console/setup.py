@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Field
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -24,7 +25,7 @@ from tournament.services.events import (
 from tournament.services.games import game_create
 from tournament.services.players import player_register, player_update
 from web.console.forms import EventForm, GameForm, PlayerForm, PolicyForm, RoleForm
-from web.permissions import DIRECTOR, role_require
+from web.permissions import DIRECTOR, AuthenticatedHttpRequest, role_require
 
 
 def _form_error(form: Any) -> str:
@@ -34,12 +35,17 @@ def _form_error(form: Any) -> str:
     )
 
 
+def _policy_default(name: str) -> Any:
+    """The Event model's default for one rule of the policy (each is a column of Event)."""
+    field = Event._meta.get_field(name)
+    if not isinstance(field, Field):
+        raise TypeError(f"Event.{name} is not a column, so it has no default.")
+    return field.get_default()
+
+
 @login_required
-def event_new(request: HttpRequest) -> HttpResponse:
-    form = EventForm(
-        request.POST or None,
-        initial={f: Event._meta.get_field(f).get_default() for f in POLICY_FIELDS},
-    )
+def event_new(request: AuthenticatedHttpRequest) -> HttpResponse:
+    form = EventForm(request.POST or None, initial={f: _policy_default(f) for f in POLICY_FIELDS})
     if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data
@@ -84,7 +90,7 @@ def event_setup(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _policy(request: HttpRequest, event: Event) -> str:
+def _policy(request: AuthenticatedHttpRequest, event: Event) -> str:
     form = PolicyForm(request.POST)
     if not form.is_valid():
         raise ApplicationError(_form_error(form))
@@ -94,11 +100,11 @@ def _policy(request: HttpRequest, event: Event) -> str:
     return "The rules policy is saved."
 
 
-def _player(request: HttpRequest, event: Event, pk: int | None) -> str:
+def _player(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> str:
     form = PlayerForm(request.POST)
     if not form.is_valid():
         raise ApplicationError(_form_error(form))
-    data = {k: v if v is not None else "" for k, v in form.cleaned_data.items()}
+    data: dict[str, Any] = {k: v if v is not None else "" for k, v in form.cleaned_data.items()}
     data["table"] = form.cleaned_data["table"]
     if pk is None:
         player = player_register(event=event, actor=request.user, **data)
@@ -111,7 +117,7 @@ def _player(request: HttpRequest, event: Event, pk: int | None) -> str:
     return f"{player.name} is updated."
 
 
-def _game(request: HttpRequest, event: Event) -> str:
+def _game(request: AuthenticatedHttpRequest, event: Event) -> str:
     form = GameForm(request.POST, request.FILES)
     if not form.is_valid():
         raise ApplicationError(_form_error(form))
@@ -127,7 +133,7 @@ def _game(request: HttpRequest, event: Event) -> str:
     return f"Game {game.number} is added ({game.get_source_display().lower()})."
 
 
-def _role(request: HttpRequest, event: Event) -> str:
+def _role(request: AuthenticatedHttpRequest, event: Event) -> str:
     form = RoleForm(request.POST)
     if not form.is_valid():
         raise ApplicationError(_form_error(form))
@@ -137,13 +143,14 @@ def _role(request: HttpRequest, event: Event) -> str:
         role=form.cleaned_data["role"],
         actor=request.user,
     )
-    return f"{granted.user.get_username()} is now {granted.get_role_display().lower()} of {event.name}."
+    role = granted.get_role_display().lower()
+    return f"{granted.user.get_username()} is now {role} of {event.name}."
 
 
 @login_required
 @require_POST
 def event_setup_post(
-    request: HttpRequest, slug: str, what: str, pk: int | None = None
+    request: AuthenticatedHttpRequest, slug: str, what: str, pk: int | None = None
 ) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
     role_require(request.user, event, DIRECTOR)

@@ -20,7 +20,7 @@ from tournament.models import AuditEntry, Round
 from tournament.vocabulary import RULING_CHOICES
 from web.console.actions import game_or_404, perform
 from web.console.board import board_rows
-from web.permissions import ARBITER, DIRECTOR, role_require
+from web.permissions import ARBITER, DIRECTOR, AuthenticatedHttpRequest, role_require
 
 
 @login_required
@@ -46,7 +46,9 @@ def game_console(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def game_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
+def game_action(
+    request: AuthenticatedHttpRequest, slug: str, number: int, action: str
+) -> HttpResponse:
     game = game_or_404(slug, number)
     try:
         messages.success(request, perform(game, request.user, action, request.POST))

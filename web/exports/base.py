@@ -21,13 +21,16 @@ import csv
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+
+if TYPE_CHECKING:
+    from openpyxl.cell.cell import Cell as XlCell
 
 Cell = str | int | float | None
 Row = Sequence[Cell]
@@ -62,7 +65,7 @@ def _width(value: Any) -> int:
     return len(str(value))
 
 
-def _sized(sheet: Sheet) -> tuple[list[float], Iterator[Row]]:
+def _sized(sheet: Sheet) -> tuple[list[int], Iterator[Row]]:
     """Column widths from the header and the first rows, and all the rows (none consumed)."""
     rows = iter(sheet.rows)
     first = list(itertools.islice(rows, SIZING_ROWS))
@@ -77,7 +80,7 @@ def _sized(sheet: Sheet) -> tuple[list[float], Iterator[Row]]:
     return sized, itertools.chain(first, rows)
 
 
-def _text_cell(ws: WriteOnlyWorksheet, value: str) -> WriteOnlyCell:
+def _text_cell(ws: WriteOnlyWorksheet, value: str) -> XlCell:
     cell = WriteOnlyCell(ws, value=value)
     cell.data_type = "s"  # a name like "=cmd|..." stays text, never a formula
     return cell
@@ -85,8 +88,11 @@ def _text_cell(ws: WriteOnlyWorksheet, value: str) -> WriteOnlyCell:
 
 def _sheet_write(ws: WriteOnlyWorksheet, sheet: Sheet) -> int:
     widths, rows = _sized(sheet)
+    # Worksheet._setup gives a write-only sheet its column_dimensions at run time; the
+    # types-openpyxl stub of WriteOnlyWorksheet leaves the attribute out.
+    columns = ws.column_dimensions  # type: ignore[attr-defined]
     for i, width in enumerate(widths, start=1):
-        ws.column_dimensions[get_column_letter(i)].width = width
+        columns[get_column_letter(i)].width = width
     ws.freeze_panes = "A2"
     header = []
     for title in sheet.header:

@@ -16,7 +16,7 @@ import logging
 import os
 import tempfile
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -34,7 +34,7 @@ STALE_AFTER = dt.timedelta(minutes=15)
 
 @transaction.atomic
 def export_job_request(
-    *, event: Event, actor: AbstractBaseUser | AnonymousUser | None, game: Game | None = None
+    *, event: Event, actor: User | AnonymousUser | None, game: Game | None = None
 ) -> ExportJob:
     """Create an export job for the event (or one game) and queue it after commit."""
     from web import tasks  # tasks import services: import late, once Celery is set up

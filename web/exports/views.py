@@ -116,7 +116,7 @@ def export_job_page(request: HttpRequest, slug: str, job_id: int) -> HttpRespons
 
 @login_required
 @require_GET
-def export_job_download(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
+def export_job_download(request: HttpRequest, slug: str, job_id: int) -> FileResponse:
     event = event_visible_or_404(request, slug)
     job = get_object_or_404(
         ExportJob.objects.select_related("event", "game"), event=event, pk=job_id
@@ -162,7 +162,8 @@ class EventExportApi(APIView):
         if _too_large(event):
             return Response(
                 {
-                    "detail": "This event is large: POST here to prepare its workbook in the background."
+                    "detail": "This event is large: "
+                    "POST here to prepare its workbook in the background."
                 },
                 status=status.HTTP_409_CONFLICT,
             )

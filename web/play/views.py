@@ -1,4 +1,5 @@
-"""Pages for players' phones and the director's QR codes: parse, call one selector or service, render.
+"""Pages for players' phones and the director's QR codes: parse, call one selector or service,
+render.
 
 - ``/play/<token>/`` signs the phone in (a signed cookie) and redirects to ``/play/`` so the
   token leaves the address bar; a revoked token shows a page saying so.
@@ -28,7 +29,7 @@ from web.api.authentication import (
     PLAY_COOKIE_SALT,
     play_cookie_token,
 )
-from web.permissions import event_visible_or_404
+from web.permissions import AuthenticatedHttpRequest, event_visible_or_404
 
 
 def _qr_svg(request: HttpRequest, player: Player, *, scale: int) -> str:
@@ -99,7 +100,7 @@ def qr_player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def player_token_revoke_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+def player_token_revoke_view(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     event = event_visible_or_404(request, slug)
     player = _event_player(event, pk)
     try:
@@ -113,7 +114,9 @@ def player_token_revoke_view(request: HttpRequest, slug: str, pk: int) -> HttpRe
 
 @login_required
 @require_POST
-def player_token_reissue_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+def player_token_reissue_view(
+    request: AuthenticatedHttpRequest, slug: str, pk: int
+) -> HttpResponse:
     event = event_visible_or_404(request, slug)
     player = _event_player(event, pk)
     player_token_reissue(player=player, actor=request.user)

@@ -53,7 +53,9 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(summary))
             return
         self.stdout.write(
-            f"Event {summary['event']} ({summary['slug']}): {summary['players']} players, {summary['games']} game(s), {summary['rounds']} rounds, top total {summary['top_total']}"
+            f"Event {summary['event']} ({summary['slug']}): {summary['players']} players, "
+            f"{summary['games']} game(s), {summary['rounds']} rounds, "
+            f"top total {summary['top_total']}"
         )
         winner = summary["winner"]
         if winner:

@@ -201,7 +201,10 @@ def test_a_slip_after_the_deadline_and_grace_is_refused_on_the_server_clock(
     )
     assert late.status_code == 409
     assert late.json() == {
-        "detail": "The deadline has passed: round 1 closed at 20:03:00 and this slip arrived at 20:03:11 (server time).",
+        "detail": (
+            "The deadline has passed: round 1 closed at 20:03:00 "
+            "and this slip arrived at 20:03:11 (server time)."
+        ),
         "code": "deadline_passed",
     }
 

@@ -1,6 +1,7 @@
 """A short event run end to end in real headless Chromium: the director sets the event up
-(rules, players, arbiter, game), draws and opens two rounds from the console, slips arrive from the arbiters' entry form and from the player API,
-the director reviews and publishes, and the projection screen changes by itself."""
+(rules, players, arbiter, game), draws and opens two rounds from the console, slips arrive from
+the arbiters' entry form and from the player API, the director reviews and publishes, and the
+projection screen changes by itself."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from django.test import Client
 
 from arbiter.services import clock, scoring
 from tests.factories import UserFactory
-from tests.web.play.test_play_browser import browser
+from tests.web.play.test_play_browser import browser  # noqa: F401 - the shared Chromium fixture
 from tournament.models import Event, Game, Player, Round, Ruling, Submission
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -22,7 +23,7 @@ LAPTOP = {"width": 1366, "height": 900}
 SCREEN = {"width": 1920, "height": 1080}
 
 
-def logged_in(browser, live_server, user, viewport):
+def logged_in(browser, live_server, user, viewport):  # noqa: F811
     client = Client()
     client.force_login(user)
     context = browser.new_context(viewport=viewport)
@@ -59,7 +60,8 @@ def score_now(round_id: int) -> None:
 
 
 def test_a_short_event_runs_from_the_console_with_slips_from_paper_and_phones(
-    browser, live_server
+    browser,  # noqa: F811
+    live_server,
 ) -> None:
     director, arbiter = UserFactory(username="dora"), UserFactory(username="arnold")
     console = logged_in(browser, live_server, director, LAPTOP)
