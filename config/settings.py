@@ -68,7 +68,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a slip's deadline is judged on when its request arrived (web/arrival.py).
+    "web.arrival.ArrivalStampMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Oversized bodies (413) and control characters in paths (404), queries and forms (400).
+    "web.middleware.RequestChecksMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -80,7 +84,14 @@ MIDDLEWARE = [
 if not DEBUG:
     # WhiteNoise serves the collected static files from gunicorn; with DEBUG on, runserver
     # serves them straight from the apps.
-    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+    _security = MIDDLEWARE.index("django.middleware.security.SecurityMiddleware")
+    MIDDLEWARE.insert(_security + 1, "whitenoise.middleware.WhiteNoiseMiddleware")
+
+# Request sizes: a form or JSON body (files aside) up to 256 KiB; a whole request (a player list
+# uploaded, at most 2 MiB, with its form) up to 3 MiB, refused by its Content-Length before a
+# byte is read (web.middleware).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+REQUEST_BODY_MAX_BYTES = 3 * 1024 * 1024
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -146,6 +157,12 @@ STORAGES = {
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "web.api.errors.api_exception_handler",
+    # JSON bodies: objects only, 16 levels deep at most, no control characters.
+    "DEFAULT_PARSER_CLASSES": [
+        "web.api.parsers.StrictJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
     ],

@@ -115,3 +115,11 @@ def client_for() -> Iterator:
 def _fast_password_hashing(settings):
     """PBKDF2 is slow on purpose; tests need no protection from brute force."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(params=["main", pytest.param("postgres", marks=pytest.mark.postgres)])
+def each_database(request: pytest.FixtureRequest) -> str:
+    """Runs a test in both passes of ``make test``: on the main run's database (SQLite) and
+    again, marked ``postgres``, in the PostgreSQL pass, where NUL bytes and integer overflows
+    fail differently. Use it as ``pytestmark = pytest.mark.usefixtures("each_database")``."""
+    return str(request.param)

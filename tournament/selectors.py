@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Case, Count, F, Prefetch, QuerySet, Value, When
 
 from tournament.models import Event, Game, Player
+
+_TOKEN = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def _events_visible(*, user: User | AnonymousUser) -> QuerySet[Event]:
@@ -66,12 +70,13 @@ def game_current(*, event_id: int) -> Game | None:
 
 def player_by_token(*, token: str) -> Player | None:
     """The player a secret token belongs to (revoked or not), with its event; None if unknown."""
-    if not token or len(token) > 64:
-        return None
+    if not token or len(token) > 64 or not _TOKEN.fullmatch(token):
+        return None  # not a token (tokens are URL-safe base64): no query, whatever it holds
     return Player.objects.select_related("event").filter(token=token).first()
 
 
 def event_by_ref(ref: str) -> Event | None:
     """An event by its id or its slug (what the management commands take); None if neither."""
-    event = Event.objects.filter(pk=int(ref)).first() if ref.isdigit() else None
+    numeric = ref.isascii() and ref.isdigit() and len(ref) < 19
+    event = Event.objects.filter(pk=int(ref)).first() if numeric else None
     return event or Event.objects.filter(slug=ref).first()

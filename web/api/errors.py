@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from rest_framework import exceptions, status
@@ -17,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from tournament.errors import ApplicationError, NotFound
+from web.api.parsers import RequestTooLarge
 
 # How a refusal of the player API reads over HTTP: its code picks the status (400 otherwise).
 PLAY_REFUSAL_STATUS = {
@@ -52,6 +54,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     """DRF's handler, normalised so every error body is ``{"detail": str, ...}``."""
     if isinstance(exc, ApplicationError):
         return _application_response(exc, {})
+    if isinstance(exc, RequestDataTooBig):  # DRF reads request.body: Django checks its size
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        exc = RequestTooLarge(f"The request body is larger than {limit} bytes.")
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(
             exc.message_dict if hasattr(exc, "error_dict") else exc.messages

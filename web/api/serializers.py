@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any, TypeAlias
 
+from django.core.validators import RegexValidator
 from rest_framework import serializers
+
+from web.inputs import INT32_MAX
 
 # What every serializer here reads or writes: the plain dicts the selectors build.
 Shape: TypeAlias = dict[str, Any]
@@ -16,11 +19,28 @@ class ErrorSerializer(serializers.Serializer[Shape]):
 
 
 class SlipInSerializer(serializers.Serializer[Shape]):
-    round = serializers.IntegerField(min_value=1, help_text="The round number the slip is for.")
-    ref = serializers.CharField(max_length=8, allow_blank=True, help_text="H8 across, 8H down.")
+    round = serializers.IntegerField(
+        min_value=1, max_value=INT32_MAX, help_text="The round number the slip is for."
+    )
+    ref = serializers.CharField(
+        max_length=8,
+        allow_blank=True,
+        validators=[
+            RegexValidator(
+                r"^\s*[A-Za-z0-9]*\s*$",
+                "A grid reference is a row letter A-O and a column number 1-15 written with the "
+                "digits 0-9 (H8 across, 8H down).",
+            )
+        ],
+        help_text="H8 across, 8H down.",
+    )
     word = serializers.CharField(max_length=15, help_text="In full; a blank as a lowercase letter.")
     score = serializers.IntegerField(
-        allow_null=True, required=False, default=None, help_text="The announced score."
+        allow_null=True,
+        required=False,
+        default=None,
+        max_value=INT32_MAX,
+        help_text="The announced score.",
     )
 
 

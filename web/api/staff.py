@@ -9,7 +9,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from web.console.actions import game_or_404, perform
+from web.console.actions import INT_BOUNDS, game_or_404, perform
+from web.console.actions import TEXT_MAX_LENGTH as TEXT
+
+
+def _int_field(key: str) -> serializers.IntegerField:
+    """The schema of a number an action reads, with its bounds (``actions.INT_BOUNDS``)."""
+    bounds = INT_BOUNDS[key]
+    return serializers.IntegerField(
+        required=False, min_value=bounds.minimum, max_value=bounds.maximum
+    )
 
 
 class StaffGameActionView(APIView):
@@ -25,17 +34,17 @@ class StaffGameActionView(APIView):
         request=inline_serializer(
             name="StaffAction",
             fields={
-                "rack": serializers.CharField(required=False),
-                "seconds": serializers.IntegerField(required=False),
-                "reason": serializers.CharField(required=False),
-                "ref": serializers.CharField(required=False),
-                "word": serializers.CharField(required=False),
-                "ruling": serializers.IntegerField(required=False),
-                "points": serializers.IntegerField(required=False),
-                "penalty": serializers.IntegerField(required=False),
-                "code": serializers.CharField(required=False),
-                "table": serializers.IntegerField(required=False),
-                "score": serializers.IntegerField(required=False),
+                "rack": serializers.CharField(required=False, max_length=TEXT["rack"]),
+                "seconds": _int_field("seconds"),
+                "reason": serializers.CharField(required=False, max_length=TEXT["reason"]),
+                "ref": serializers.CharField(required=False, max_length=TEXT["ref"]),
+                "word": serializers.CharField(required=False, max_length=TEXT["word"]),
+                "ruling": _int_field("ruling"),
+                "points": _int_field("points"),
+                "penalty": _int_field("penalty"),
+                "code": serializers.CharField(required=False, max_length=TEXT["code"]),
+                "table": _int_field("table"),
+                "score": _int_field("score"),
                 "check": serializers.BooleanField(required=False),
                 "late": serializers.BooleanField(required=False),
             },

@@ -14,9 +14,39 @@ from arbiter.services import clock, corrections, publishing, racks
 from arbiter.services.slips import slip_check, slip_submit
 from tournament.errors import ApplicationError
 from tournament.models import Game, Player, Round, Ruling, Submission
+from web.inputs import (
+    BIGINT_MAX,
+    EXTEND_MAX_SECONDS,
+    INT32_MAX,
+    INT32_MIN,
+    Bounds,
+    control_character_message,
+    integer_parse,
+)
 from web.permissions import ARBITER, DIRECTOR, role_require
 
 Data = Mapping[str, Any]
+
+
+# The numbers an action reads, each within its column (``web.inputs``): a table number, a
+# ruling's id, an extension in seconds, points and a penalty, an announced score.
+INT_BOUNDS = {
+    "table": Bounds(1, INT32_MAX),
+    "ruling": Bounds(1, BIGINT_MAX),
+    "seconds": Bounds(1, EXTEND_MAX_SECONDS),
+    "points": Bounds(INT32_MIN, INT32_MAX),
+    "penalty": Bounds(INT32_MIN, INT32_MAX),
+    "score": Bounds(INT32_MIN, INT32_MAX),
+    "round": Bounds(1, INT32_MAX),
+}
+INT_DEFAULT_BOUNDS = Bounds(INT32_MIN, INT32_MAX)  # any other number: an integer column's
+# The longest text each field may hold (the column's, or a generous line for a reason).
+TEXT_MAX_LENGTH = {"rack": 16, "reason": 1000, "ref": 8, "word": 32, "code": 24}
+TEXT_DEFAULT_MAX_LENGTH = 200
+
+
+def _label(key: str) -> str:
+    return key.replace("_", " ").capitalize()
 
 
 @overload
@@ -26,17 +56,55 @@ def _int(data: Data, key: str, *, required: bool) -> int | None: ...
 
 
 def _int(data: Data, key: str, *, required: bool = True) -> int | None:
-    value = str(data.get(key, "")).strip()
+    """A whole number within ``INT_BOUNDS[key]``, written with the digits 0-9."""
+    raw = data.get(key, "")
+    if isinstance(raw, bool) or not isinstance(raw, str | int):
+        raise ApplicationError(f"{_label(key)} must be a whole number.", data={"field": key})
+    value = str(raw).strip()
     if not value:
         if required:
-            raise ApplicationError(f"{key.replace('_', ' ').capitalize()} is required.")
+            raise ApplicationError(f"{_label(key)} is required.", data={"field": key})
         return None
     try:
-        return int(value)
-    except ValueError:
+        return integer_parse(_label(key), value, INT_BOUNDS.get(key, INT_DEFAULT_BOUNDS))
+    except ValueError as exc:
+        raise ApplicationError(str(exc), data={"field": key}) from None
+
+
+def _text(data: Data, key: str) -> str:
+    """A short text field: a string (a number is taken as written), at most
+    ``TEXT_MAX_LENGTH[key]`` characters (``TEXT_DEFAULT_MAX_LENGTH`` for the others); the
+    services check what it says."""
+    raw = data.get(key, "")
+    if isinstance(raw, bool) or not isinstance(raw, str | int):
+        raise ApplicationError(f"{_label(key)} must be text.", data={"field": key})
+    value = str(raw)
+    limit = TEXT_MAX_LENGTH.get(key, TEXT_DEFAULT_MAX_LENGTH)
+    if len(value) > limit:
         raise ApplicationError(
-            f"{key.replace('_', ' ').capitalize()} must be a whole number, not {value!r}."
-        ) from None
+            f"{_label(key)} is longer than {limit} characters.", data={"field": key}
+        )
+    message = control_character_message(_label(key), value)
+    if message is not None:
+        raise ApplicationError(message, data={"field": key})
+    return value
+
+
+def _ref(data: Data) -> str:
+    """A grid reference as typed: ASCII letters and digits only (``H8``, ``8H``); the engine
+    says whether it is on the board."""
+    ref = _text(data, "ref")
+    if not (ref.strip().isascii() and ref.strip().isalnum()) and ref.strip():
+        raise ApplicationError(
+            f"Ref {ref!r} is not a grid reference: a row letter A-O and a column number 1-15 "
+            "written with the digits 0-9 (H8 across, 8H down).",
+            data={"field": "ref"},
+        )
+    return ref
+
+
+def _flag(data: Data, key: str) -> bool:
+    return str(data.get(key, "")) in {"1", "on", "true", "True"}
 
 
 def _round(game: Game) -> Round:
@@ -69,7 +137,7 @@ def _draw(game: Game, user: User, data: Data) -> str:
 
 
 def _rack(game: Game, user: User, data: Data) -> str:
-    entered = racks.round_rack_enter(game=game, rack=str(data.get("rack", "")), actor=user)
+    entered = racks.round_rack_enter(game=game, rack=_text(data, "rack"), actor=user)
     return f"Round {entered.number}: rack {entered.rack} accepted."
 
 
@@ -108,15 +176,13 @@ def _publish(game: Game, user: User, data: Data) -> str:
 
 
 def _annul(game: Game, user: User, data: Data) -> str:
-    annulled = corrections.round_annul(
-        round=_round(game), reason=str(data.get("reason", "")), actor=user
-    )
+    annulled = corrections.round_annul(round=_round(game), reason=_text(data, "reason"), actor=user)
     return f"Round {annulled.number} annulled: draw it again."
 
 
 def _choose_top(game: Game, user: User, data: Data) -> str:
     chosen = publishing.round_top_choose(
-        round=_round(game), ref=str(data.get("ref", "")), word=str(data.get("word", "")), actor=user
+        round=_round(game), ref=_ref(data), word=_text(data, "word"), actor=user
     )
     return f"The move to play is {chosen.played_ref} {chosen.played_word} ({chosen.played_score})."
 
@@ -129,13 +195,13 @@ def _amend(game: Game, user: User, data: Data) -> str:
     )
     if ruling is None:
         raise ApplicationError("No such ruling in this game.")
-    code = str(data.get("code", "")).strip() or None
+    code = _text(data, "code").strip() or None
     amended = corrections.ruling_amend(
         ruling=ruling,
         points=_int(data, "points") or 0,
         penalty=_int(data, "penalty", required=False),
         code=code,
-        reason=str(data.get("reason", "")),
+        reason=_text(data, "reason"),
         actor=user,
     )
     return (
@@ -149,17 +215,17 @@ def _slip(game: Game, user: User, data: Data) -> str:
         raise ApplicationError("No round to enter slips for.")
     player = _player_at(game, data)
     word, ref, score = (
-        str(data.get("word", "")),
-        str(data.get("ref", "")),
+        _text(data, "word"),
+        _ref(data),
         _int(data, "score", required=False),
     )
-    if str(data.get("check", "")) in {"1", "on", "true"}:
+    if _flag(data, "check"):
         agree = slip_check(
             player=player, round=current, word=word, ref=ref, score=score, checked_by=user
         )
         verdict = "agrees" if agree else "DISAGREES with the first: flagged for the director"
         return f"Table {player.table} ({player.name}): second entry {verdict}."
-    late = str(data.get("late", "")) in {"1", "on", "true"}
+    late = _flag(data, "late")
     slip = slip_submit(
         player=player,
         round=current,
@@ -205,7 +271,9 @@ def game_or_404(slug: str, number: int) -> Game:
 def perform(game: Game, user: User, action: str, data: Data) -> str:
     """Run one named action for ``user`` on ``game`` (role checked); returns what happened."""
     if action not in ACTIONS:
-        raise ApplicationError(f"Unknown action {action!r}.")
+        raise ApplicationError(f"Unknown action {action[:40]!r}.")
+    if not isinstance(data, Mapping):
+        raise ApplicationError("The body must be an object of named fields.")
     roles, run = ACTIONS[action]
     role_require(user, game.event, *roles)
     return run(game, user, data)

@@ -7,14 +7,26 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.forms.models import fields_for_model, model_to_dict
 
 from tournament.models import Event, EventRole, Game
 from tournament.services.events import POLICY_FIELDS
+from web.inputs import INT32_MAX, INT32_MIN
 
 
 def _lexicons() -> list[tuple[str, str]]:
     return [(name, name) for name in sorted(settings.LEXICONS)]
+
+
+def _bounded(field: forms.IntegerField, minimum: int, maximum: int) -> None:
+    """Keep ``field`` within [minimum, maximum] on top of its own bounds (the column's range:
+    PostgreSQL refuses 2**31 in an integer column, SQLite takes it)."""
+    low = minimum if field.min_value is None else max(int(field.min_value), minimum)
+    high = maximum if field.max_value is None else min(int(field.max_value), maximum)
+    field.min_value, field.max_value = low, high
+    field.validators += [MinValueValidator(low), MaxValueValidator(high)]
+    field.widget.attrs.update({"min": low, "max": high})
 
 
 class _EventFieldsForm(forms.Form):
@@ -31,6 +43,9 @@ class _EventFieldsForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields.update(fields_for_model(Event, fields=self.event_fields, widgets=self.widgets))
         self.fields["lexicon"] = forms.ChoiceField(choices=_lexicons)
+        for field in self.fields.values():  # every number of the policy is an integer column
+            if isinstance(field, forms.IntegerField):
+                _bounded(field, INT32_MIN, INT32_MAX)
 
 
 class PolicyForm(_EventFieldsForm):
@@ -47,7 +62,7 @@ class PlayerForm(forms.Form):
     club = forms.CharField(max_length=120, required=False)
     category = forms.CharField(max_length=40, required=False)
     licence = forms.CharField(max_length=40, required=False)
-    table = forms.IntegerField(min_value=1, required=False)
+    table = forms.IntegerField(min_value=1, max_value=INT32_MAX, required=False)
 
 
 class GameForm(forms.Form):

@@ -91,7 +91,8 @@ def round_moves(request: HttpRequest, slug: str, number: int, round_number: int)
     )
     moves = round_moves_ranked(round=r)
     asked = str(request.GET.get("page", "1"))
-    page = int(asked) if asked.isdigit() and int(asked) > 0 else 1
+    page = int(asked) if asked.isascii() and asked.isdigit() and 0 < len(asked) < 10 else 1
+    page = max(page, 1)
     pages = max(1, -(-len(moves) // MOVES_PER_PAGE))
     page = min(page, pages)
     shown = moves[(page - 1) * MOVES_PER_PAGE : page * MOVES_PER_PAGE]

@@ -25,11 +25,13 @@ from rest_framework.views import APIView
 from tournament.models import Event, ExportJob, Game, Ruling
 from web.exports import event_workbook_bytes, game_workbook_bytes, standings_csv_write
 from web.exports.jobs import export_job_request
+from web.inputs import INT32_MAX, Bounds, integer_parse
 from web.permissions import event_visible_or_404
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 # Above this many rulings the workbook is written in the background (a job with progress).
 DIRECT_MAX_RULINGS = getattr(settings, "EXPORT_DIRECT_MAX_RULINGS", 20_000)
+GAME_NUMBER = Bounds(1, INT32_MAX)
 
 
 def _attachment(content: bytes, name: str, content_type: str) -> HttpResponse:
@@ -98,7 +100,12 @@ def export_job_create(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_visible_or_404(request, slug)
     game = None
     if request.POST.get("game"):
-        game = get_object_or_404(Game, event=event, number=request.POST["game"])
+        try:
+            number = integer_parse("Game", request.POST["game"], GAME_NUMBER)
+        except ValueError as exc:
+            messages.error(request, str(exc))
+            return redirect("console:event_detail", slug=slug)
+        game = get_object_or_404(Game, event=event, number=number)
     job = export_job_request(event=event, game=game, actor=request.user)
     return redirect("exports:export_job", slug=slug, job_id=job.pk)
 
@@ -145,6 +152,16 @@ _JOB = inline_serializer(
 )
 
 
+class ExportJobRequestSerializer(serializers.Serializer[dict[str, int | None]]):
+    game = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=GAME_NUMBER.minimum,
+        max_value=GAME_NUMBER.maximum,
+        help_text="Export this game alone; the whole event when absent.",
+    )
+
+
 class EventExportApi(APIView):
     """GET: the event workbook (.xlsx) straight away (small events; 409 with a hint for large
     ones). POST: an export job (202), to poll at its ``url`` until ``download`` is set."""
@@ -172,16 +189,16 @@ class EventExportApi(APIView):
     @extend_schema(
         operation_id="event_export_job_create",
         summary="Start a background export of the event (or of one game)",
-        request=inline_serializer(
-            name="ExportJobRequest", fields={"game": serializers.IntegerField(required=False)}
-        ),
+        request=ExportJobRequestSerializer,
         responses={202: _JOB},
     )
     def post(self, request: Request, slug: str) -> Response:
         event = event_visible_or_404(request, slug)
+        asked = ExportJobRequestSerializer(data=request.data)
+        asked.is_valid(raise_exception=True)
         game = None
-        number = request.data.get("game") if hasattr(request.data, "get") else None
-        if number:
+        number = asked.validated_data.get("game")
+        if number is not None:
             game = get_object_or_404(Game, event=event, number=number)
         job = export_job_request(event=event, game=game, actor=request.user)
         return Response(_job_json(request, job), status=status.HTTP_202_ACCEPTED)
