@@ -40,6 +40,7 @@ from web.api.serializers import (
     StateSerializer,
 )
 from web.api.throttling import PlayStateThrottle, PlaySubmissionsThrottle
+from web.arrival import arrived_at
 
 
 class IsPlayer(BasePermission):
@@ -178,6 +179,7 @@ class PlaySubmissionsView(PlayAPIView):
             ref=data["ref"],
             score=data["score"],
             source=caller.source,
+            at=arrived_at(request._request),
         )
         return Response(
             ReceiptSerializer(slip_receipt(slip=slip)).data, status=status.HTTP_201_CREATED
