@@ -139,9 +139,20 @@ class DatabaseUrl:
                 OPTIONS=dict(self.options),
             )
         else:
-            # A busy timeout lets the worker and the web process share the file.
-            config["OPTIONS"] = {"timeout": 20}
+            config["OPTIONS"] = dict(SQLITE_OPTIONS)
         return config
+
+
+# SQLite shared by the web process (many threads), the worker and beat, as on a club night:
+# WAL lets readers go on while one process writes; every transaction takes the write lock when
+# it begins (BEGIN IMMEDIATE), so a writer waits its turn (up to the busy timeout, 20 s) instead
+# of failing with "database is locked" when a read turns into a write under another writer;
+# synchronous=FULL keeps each committed slip across a power cut.
+SQLITE_OPTIONS: dict[str, Any] = {
+    "timeout": 20,
+    "transaction_mode": "IMMEDIATE",
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL",
+}
 
 
 def parse_database_url(name: str, value: str) -> DatabaseUrl:
