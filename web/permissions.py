@@ -1,17 +1,46 @@
-"""Who may do what in an event: superusers and an event's directors run it; its arbiters enter
-slips (they may not publish or amend). Nothing is reachable without a login."""
+"""Who may do what in an event: docs/design.md's "Roles" table, checked on every route.
+
+| may | director (a superuser directs every event) | arbiter | anyone else signed in | player |
+|---|---|---|---|---|
+| create/edit the event, policy, players, import players | yes | no | no | no |
+| see, revoke and reissue player tokens and QR codes | yes | no | no | own only |
+| draw/enter racks, open, pause, extend, close, publish | yes | yes | no | no |
+| enter slips for players, amend rulings (with a reason) | yes | yes | no | no |
+| invite arbiters, withdraw players, close the event | yes | no | no | no |
+| see standings and exports | yes | yes | no | their own event's, on the phone |
+
+Every view declares who may call it, with one of these (each leaves its rule on the view as
+``access``, which ``tests/web/test_roles.py`` reads for every URL pattern):
+
+- ``event_roles(DIRECTOR, ...)``: a page of one event (the ``slug`` URL argument): signed in,
+  else the login page; no role in the event is a 404 (as if it did not exist); another role a
+  403. The API views use ``EventRolePermission`` with the same rule (``event_roles`` on the
+  view class).
+- ``signed_in``: any account (the event list shows only the events it has a role in).
+- ``public``: anyone (the join link carries its own secret; the player page checks it).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar, cast
+
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponseBase
+from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
 
 from tournament.models import Event, EventRole
 from tournament.selectors import event_get_visible
 
 DIRECTOR = EventRole.Role.DIRECTOR
 ARBITER = EventRole.Role.ARBITER
+STAFF = (DIRECTOR, ARBITER)
+
+View = TypeVar("View", bound=Callable[..., HttpResponseBase])
 
 
 class AuthenticatedHttpRequest(HttpRequest):
@@ -46,3 +75,57 @@ def event_visible_or_404(request: HttpRequest, slug: str) -> Event:
     if event is None:
         raise Http404("No such event, or you have no role in it.")
     return event
+
+
+def event_access(user: User | AnonymousUser | Any, slug: str, roles: tuple[str, ...]) -> str:
+    """The user's role in the event ``slug`` if it is one of ``roles``; Http404 when the event
+    does not exist or the user has no role in it, PermissionDenied when the role does not do."""
+    event = Event.objects.filter(slug=slug).first()
+    role = None if event is None else event_role(user, event)
+    if event is None or role is None:
+        raise Http404("No such event, or you have no role in it.")
+    if role not in roles:
+        wanted = " or ".join(roles)
+        raise PermissionDenied(f"This needs the {wanted} role in {event.name}.")
+    return role
+
+
+def event_roles(*roles: str) -> Callable[[View], View]:
+    """View decorator: signed in (else the login page) and one of ``roles`` in the event of the
+    ``slug`` URL argument (``event_access``)."""
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            event_access(request.user, str(kwargs.get("slug", "")), roles)
+            return view(request, *args, **kwargs)
+
+        guarded = cast(View, login_required(checked))
+        guarded.access = roles  # type: ignore[attr-defined]
+        return guarded
+
+    return decorate
+
+
+def signed_in(view: View) -> View:
+    """View decorator: any signed-in account (else the login page)."""
+    guarded = login_required(view)
+    guarded.access = "signed in"  # type: ignore[attr-defined]
+    return guarded
+
+
+def public(view: View) -> View:
+    """View decorator: anyone; the view checks its own secret (a player's token)."""
+    view.access = "public"  # type: ignore[attr-defined]
+    return view
+
+
+class EventRolePermission(BasePermission):
+    """The API's ``event_roles``: the view class names its roles in ``event_roles``."""
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if not request.user or not request.user.is_authenticated:
+            return False
+        roles: tuple[str, ...] = view.event_roles
+        event_access(request.user, str(view.kwargs.get("slug", "")), roles)
+        return True

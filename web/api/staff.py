@@ -3,14 +3,15 @@ as an API call (``web.console.actions`` runs both, with the same role checks).""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import exceptions, permissions, serializers, status
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from web.console.actions import INT_BOUNDS, game_or_404, perform
+from web.console.actions import ACTIONS, INT_BOUNDS, game_or_404, perform
 from web.console.actions import TEXT_MAX_LENGTH as TEXT
+from web.permissions import STAFF, EventRolePermission
 
 
 def _int_field(key: str) -> serializers.IntegerField:
@@ -25,12 +26,16 @@ class StaffGameActionView(APIView):
     """``POST /api/v1/staff/events/<slug>/games/<n>/<action>``: every console action as a staff
     API call (session or basic authentication); answers ``{"detail": what happened}``."""
 
-    permission_classes = [permissions.IsAuthenticated]
+    permission_classes = [EventRolePermission]
+    event_roles = STAFF  # and each action its own (``actions.ACTIONS``)
 
     @extend_schema(
         operation_id="staff_game_action",
         summary="A director's or arbiter's action on a game: draw, rack, open, extend, pause, "
         "resume, close, publish, annul, choose_top, amend, slip",
+        parameters=[
+            OpenApiParameter("action", str, OpenApiParameter.PATH, enum=sorted(ACTIONS)),
+        ],
         request=inline_serializer(
             name="StaffAction",
             fields={

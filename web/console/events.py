@@ -2,25 +2,29 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from tournament.selectors import event_list_visible
-from web.permissions import event_visible_or_404
+from web.permissions import STAFF, event_role, event_roles, event_visible_or_404, signed_in
 
 
-@login_required
+@signed_in
 def event_list(request: HttpRequest) -> HttpResponse:
     events = list(event_list_visible(user=request.user))
     return render(request, "console/event_list.html", {"events": events})
 
 
-@login_required
+@event_roles(*STAFF)
 def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_visible_or_404(request, slug)
     return render(
         request,
         "console/event_detail.html",
-        {"event": event, "players": event.players.all(), "games": event.games.all()},
+        {
+            "event": event,
+            "players": event.players.all(),
+            "games": event.games.all(),
+            "role": event_role(request.user, event),
+        },
     )

@@ -4,18 +4,17 @@ until the file is clean (``tournament.services.player_imports``)."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from tournament.services.player_imports import PlayerImportError, players_import
-from web.permissions import AuthenticatedHttpRequest, event_visible_or_404
+from web.permissions import DIRECTOR, AuthenticatedHttpRequest, event_roles, event_visible_or_404
 
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
 
 
-@login_required
+@event_roles(DIRECTOR)
 @require_http_methods(["GET", "POST"])
 def players_import_page(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     event = event_visible_or_404(request, slug)

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.db.models import Field
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -25,7 +24,7 @@ from tournament.services.events import (
 from tournament.services.games import game_create
 from tournament.services.players import player_register, player_update
 from web.console.forms import EventForm, GameForm, PlayerForm, PolicyForm, RoleForm
-from web.permissions import DIRECTOR, AuthenticatedHttpRequest, role_require
+from web.permissions import DIRECTOR, AuthenticatedHttpRequest, event_roles, signed_in
 
 
 def _form_error(form: Any) -> str:
@@ -43,7 +42,7 @@ def _policy_default(name: str) -> Any:
     return field.get_default()
 
 
-@login_required
+@signed_in
 def event_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = EventForm(request.POST or None, initial={f: _policy_default(f) for f in POLICY_FIELDS})
     if request.method == "POST":
@@ -69,10 +68,9 @@ def event_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "console/event_new.html", {"form": form})
 
 
-@login_required
+@event_roles(DIRECTOR)
 def event_setup(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
-    role_require(request.user, event, DIRECTOR)
     players = Player.objects.filter(event=event).order_by("table", "name")
     return render(
         request,
@@ -147,13 +145,12 @@ def _role(request: AuthenticatedHttpRequest, event: Event) -> str:
     return f"{granted.user.get_username()} is now {role} of {event.name}."
 
 
-@login_required
+@event_roles(DIRECTOR)
 @require_POST
 def event_setup_post(
     request: AuthenticatedHttpRequest, slug: str, what: str, pk: int | None = None
 ) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
-    role_require(request.user, event, DIRECTOR)
     handlers = {
         "policy": lambda: _policy(request, event),
         "player": lambda: _player(request, event, pk),

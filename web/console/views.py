@@ -4,7 +4,6 @@ or selector, render. The staff API (``web.api.staff``) runs the same actions."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -20,15 +19,19 @@ from tournament.models import AuditEntry, Round
 from tournament.vocabulary import RULING_CHOICES
 from web.console.actions import game_or_404, perform
 from web.console.board import board_rows
-from web.permissions import ARBITER, DIRECTOR, AuthenticatedHttpRequest, role_require
+from web.permissions import (
+    ARBITER,
+    DIRECTOR,
+    STAFF,
+    AuthenticatedHttpRequest,
+    event_roles,
+    role_require,
+)
 
 
-@login_required
+@event_roles(*STAFF)
 def game_console(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     game = game_or_404(slug, number)
-    role = role_require(request.user, game.event, DIRECTOR, ARBITER)
-    if role == ARBITER:
-        return redirect("console:slip_entry", slug=slug, number=number)
     state = console_state(game=game, now=timezone.now())
     return render(
         request,
@@ -44,7 +47,7 @@ def game_console(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
 
 
-@login_required
+@event_roles(*STAFF)
 @require_POST
 def game_action(
     request: AuthenticatedHttpRequest, slug: str, number: int, action: str
@@ -58,11 +61,10 @@ def game_action(
     return redirect(target, slug=slug, number=number)
 
 
-@login_required
+@event_roles(*STAFF)
 def game_state(request: HttpRequest, slug: str, number: int) -> JsonResponse:
     """What the console polls: status, clock and who has handed in (never what)."""
     game = game_or_404(slug, number)
-    role_require(request.user, game.event, DIRECTOR, ARBITER)
     state = console_state(game=game, now=timezone.now())
     r = state.round
     return JsonResponse(
@@ -81,11 +83,10 @@ def game_state(request: HttpRequest, slug: str, number: int) -> JsonResponse:
 MOVES_PER_PAGE = 200
 
 
-@login_required
+@event_roles(*STAFF)
 def round_moves(request: HttpRequest, slug: str, number: int, round_number: int) -> HttpResponse:
     """Every legal move of a round, ranked (equal scores share a rank), a page at a time."""
     game = game_or_404(slug, number)
-    role_require(request.user, game.event, DIRECTOR)
     r = get_object_or_404(
         Round.objects.exclude(status=Round.Status.ANNULLED), game=game, number=round_number
     )
@@ -111,18 +112,17 @@ def round_moves(request: HttpRequest, slug: str, number: int, round_number: int)
     )
 
 
-@login_required
+@event_roles(*STAFF)
 def game_audit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The game's whole audit log, newest first."""
     game = game_or_404(slug, number)
-    role_require(request.user, game.event, DIRECTOR)
     entries = AuditEntry.objects.filter(game=game).select_related("round").order_by("-at", "-pk")
     return render(
         request, "console/audit.html", {"game": game, "event": game.event, "entries": entries}
     )
 
 
-@login_required
+@event_roles(*STAFF)
 def slip_entry(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The arbiters' keyboard-fast form for paper slips: table, word, reference, score, Enter."""
     game = game_or_404(slug, number)

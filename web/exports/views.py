@@ -10,7 +10,6 @@ import io
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -26,7 +25,7 @@ from tournament.models import Event, ExportJob, Game, Ruling
 from web.exports import event_workbook_bytes, game_workbook_bytes, standings_csv_write
 from web.exports.jobs import export_job_request
 from web.inputs import INT32_MAX, Bounds, integer_parse
-from web.permissions import event_visible_or_404
+from web.permissions import STAFF, EventRolePermission, event_roles, event_visible_or_404
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 # Above this many rulings the workbook is written in the background (a job with progress).
@@ -65,7 +64,7 @@ def _job_json(request: HttpRequest, job: ExportJob) -> dict[str, object]:
 # --- pages -----------------------------------------------------------------------------------
 
 
-@login_required
+@event_roles(*STAFF)
 @require_GET
 def event_export_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_visible_or_404(request, slug)
@@ -75,7 +74,7 @@ def event_export_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
     return _attachment(event_workbook_bytes(event=event), f"{event.slug}.xlsx", XLSX)
 
 
-@login_required
+@event_roles(*STAFF)
 @require_GET
 def game_export_xlsx(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = event_visible_or_404(request, slug)
@@ -83,7 +82,7 @@ def game_export_xlsx(request: HttpRequest, slug: str, number: int) -> HttpRespon
     return _attachment(game_workbook_bytes(game=game), f"{event.slug}-game-{number}.xlsx", XLSX)
 
 
-@login_required
+@event_roles(*STAFF)
 @require_GET
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_visible_or_404(request, slug)
@@ -94,7 +93,7 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@login_required
+@event_roles(*STAFF)
 @require_POST
 def export_job_create(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_visible_or_404(request, slug)
@@ -110,7 +109,7 @@ def export_job_create(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("exports:export_job", slug=slug, job_id=job.pk)
 
 
-@login_required
+@event_roles(*STAFF)
 @require_GET
 def export_job_page(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
     """The job's progress; the page reloads itself every 2 s until the job is finished."""
@@ -121,7 +120,7 @@ def export_job_page(request: HttpRequest, slug: str, job_id: int) -> HttpRespons
     return render(request, "exports/export_job.html", {"event": event, "job": job})
 
 
-@login_required
+@event_roles(*STAFF)
 @require_GET
 def export_job_download(request: HttpRequest, slug: str, job_id: int) -> FileResponse:
     event = event_visible_or_404(request, slug)
@@ -163,6 +162,8 @@ class ExportJobRequestSerializer(serializers.Serializer[dict[str, int | None]]):
 
 
 class EventExportApi(APIView):
+    permission_classes = [EventRolePermission]
+    event_roles = STAFF
     """GET: the event workbook (.xlsx) straight away (small events; 409 with a hint for large
     ones). POST: an export job (202), to poll at its ``url`` until ``download`` is set."""
 
@@ -205,6 +206,8 @@ class EventExportApi(APIView):
 
 
 class ExportJobApi(APIView):
+    permission_classes = [EventRolePermission]
+    event_roles = STAFF
     """GET: an export job's status and progress; ``download`` once it is done."""
 
     @extend_schema(

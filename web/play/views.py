@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import segno
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -29,7 +28,13 @@ from web.api.authentication import (
     PLAY_COOKIE_SALT,
     play_cookie_token,
 )
-from web.permissions import AuthenticatedHttpRequest, event_visible_or_404
+from web.permissions import (
+    DIRECTOR,
+    AuthenticatedHttpRequest,
+    event_roles,
+    event_visible_or_404,
+    public,
+)
 
 
 def _qr_svg(request: HttpRequest, player: Player, *, scale: int) -> str:
@@ -39,6 +44,7 @@ def _qr_svg(request: HttpRequest, player: Player, *, scale: int) -> str:
     )
 
 
+@public
 def play_join(request: HttpRequest, token: str) -> HttpResponse:
     player = player_by_token(token=token)
     if player is None:
@@ -60,6 +66,7 @@ def play_join(request: HttpRequest, token: str) -> HttpResponse:
     return response
 
 
+@public
 @ensure_csrf_cookie
 def play(request: HttpRequest) -> HttpResponse:
     token = play_cookie_token(request)
@@ -80,7 +87,7 @@ def _event_player(event: Event, pk: int) -> Player:
     return player
 
 
-@login_required
+@event_roles(DIRECTOR)
 def qr_sheet(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_visible_or_404(request, slug)
     cards = [
@@ -90,7 +97,7 @@ def qr_sheet(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "play/qr_sheet.html", {"event": event, "cards": cards})
 
 
-@login_required
+@event_roles(DIRECTOR)
 def qr_player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     event = event_visible_or_404(request, slug)
     player = _event_player(event, pk)
@@ -98,7 +105,7 @@ def qr_player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return render(request, "play/qr_player.html", {"event": event, "player": player, "svg": svg})
 
 
-@login_required
+@event_roles(DIRECTOR)
 @require_POST
 def player_token_revoke_view(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     event = event_visible_or_404(request, slug)
@@ -112,7 +119,7 @@ def player_token_revoke_view(request: AuthenticatedHttpRequest, slug: str, pk: i
     return redirect("play:qr_player", slug=event.slug, pk=player.pk)
 
 
-@login_required
+@event_roles(DIRECTOR)
 @require_POST
 def player_token_reissue_view(
     request: AuthenticatedHttpRequest, slug: str, pk: int

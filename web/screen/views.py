@@ -3,7 +3,6 @@ current game (``tournament.selectors.game_current``) by itself."""
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
@@ -12,7 +11,7 @@ from arbiter.selectors.console import console_state
 from tournament.models import Event, Game, Round, Ruling
 from tournament.selectors import game_current
 from web.console.board import premium_classes
-from web.permissions import event_role
+from web.permissions import STAFF, event_role, event_roles
 
 
 def _event(request: HttpRequest, slug: str) -> Event:
@@ -22,13 +21,13 @@ def _event(request: HttpRequest, slug: str) -> Event:
     return event
 
 
-@login_required
+@event_roles(*STAFF)
 def screen(request: HttpRequest, slug: str) -> HttpResponse:
     """The room's projection screen: it follows the current game by itself."""
     return render(request, "screen/screen.html", {"event": _event(request, slug)})
 
 
-@login_required
+@event_roles(*STAFF)
 def screen_state(request: HttpRequest, slug: str) -> JsonResponse:
     event = _event(request, slug)
     game = game_current(event_id=event.pk)
