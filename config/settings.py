@@ -8,6 +8,7 @@ Celery on a filesystem broker under ``var/celery/``. Production sets at least
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -65,6 +66,7 @@ INSTALLED_APPS = [
     "tournament",
     "arbiter",
     "web",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -79,6 +81,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it answers a locked-out login with a 429.
+    "axes.middleware.AxesMiddleware",
 ]
 
 if not DEBUG:
@@ -123,6 +127,19 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
+# Login rate limit (django-axes): 5 failed logins for one username from one address lock that
+# pair out for 15 minutes (a 429 page); a successful login forgets the failures. The login
+# page and the admin's both count. A sign-in with no request (Client.login in tests,
+# management commands) is not rate-limited: web.auth.RateLimitedLoginBackend.
+AUTHENTICATION_BACKENDS = [
+    "web.auth.RateLimitedLoginBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "console:event_list"
 LOGOUT_REDIRECT_URL = "login"
