@@ -261,11 +261,24 @@ if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
     raise ImproperlyConfigured(
         f"LOG_LEVEL={LOG_LEVEL!r} is not valid: expected DEBUG, INFO, WARNING or ERROR"
     )
+# Players' tokens never reach a log: the join link /play/<token>/ is written /play/<redacted>/
+# (config.redaction; gunicorn's access log does the same in config/gunicorn.py).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"redact_tokens": {"()": "config.redaction.RedactTokensFilter"}},
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["redact_tokens"],
+        }
+    },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        "django.request": {"filters": ["redact_tokens"]},
+        "django.server": {"filters": ["redact_tokens"]},
+    },
 }

@@ -1,0 +1,178 @@
+"""The web process: gunicorn with gthread workers and timeouts (config/gunicorn.py), used by
+compose and the image; slow clients do not freeze it; tokens stay out of every log."""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+from django.urls import reverse
+from gunicorn.config import Config
+
+from config.redaction import RedactTokensFilter, redact
+from tests.config.settings_probe import ROOT
+
+TOKEN = "Zk3v9QmT0bq1Xl7aPw2cYr8NdE5uHs4G"
+
+
+def gunicorn_config() -> Config:
+    config = Config()
+    namespace: dict[str, object] = {"__file__": str(ROOT / "config" / "gunicorn.py")}
+    exec(compile((ROOT / "config/gunicorn.py").read_text(), "gunicorn.py", "exec"), namespace)
+    for name, value in namespace.items():
+        if name in config.settings:
+            config.set(name, value)
+    return config
+
+
+def test_the_web_process_runs_gthread_workers_with_timeouts() -> None:
+    config = gunicorn_config()
+    assert config.worker_class_str == "gthread"
+    assert config.workers >= 2 and config.threads >= 4
+    assert 0 < config.timeout <= 60 and 0 < config.keepalive <= 10
+    assert config.accesslog == "-"
+
+
+def test_compose_and_the_image_start_gunicorn_with_that_configuration() -> None:
+    compose = yaml.safe_load((ROOT / "docker/compose.yaml").read_text())
+    assert "gunicorn config.wsgi -c config/gunicorn.py" in compose["services"]["web"]["command"]
+    dockerfile = (ROOT / "docker/Dockerfile").read_text()
+    assert 'CMD ["gunicorn", "config.wsgi", "-c", "config/gunicorn.py"' in dockerfile
+    assert "-c config/gunicorn.py" in (ROOT / "README.md").read_text()
+
+
+def test_join_links_are_redacted_and_api_paths_left_alone() -> None:
+    assert redact(f"GET /play/{TOKEN}/ HTTP/1.1") == "GET /play/<redacted>/ HTTP/1.1"
+    assert redact(f"/play/{TOKEN}/") == "/play/<redacted>/"
+    assert (
+        redact(f"http://room.local:8000/play/{TOKEN}/") == "http://room.local:8000/play/<redacted>/"
+    )
+    assert redact("GET /play/ HTTP/1.1") == "GET /play/ HTTP/1.1"
+    for path in ["/api/v1/play/state", "/api/v1/play/submissions", "/static/play/play.js"]:
+        assert redact(f"POST {path} HTTP/1.1") == f"POST {path} HTTP/1.1"
+
+
+def test_gunicorns_access_log_has_no_token_nor_authorization() -> None:
+    config = gunicorn_config()
+    logger = config.logger_class(config)
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "RAW_URI": f"/play/{TOKEN}/",
+        "PATH_INFO": f"/play/{TOKEN}/",
+        "QUERY_STRING": "",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "HTTP_REFERER": f"http://room.local/play/{TOKEN}/",
+    }
+
+    class Response:
+        status = "302 Found"
+        sent = 0
+        headers = [("Location", "/play/")]
+
+    class Request:
+        headers = [("AUTHORIZATION", f"Bearer {TOKEN}"), ("COOKIE", "dsplay=x")]
+
+    import datetime as dt
+
+    atoms = logger.atoms(Response(), Request(), environ, dt.timedelta(milliseconds=3))
+    line = config.access_log_format % atoms
+    assert TOKEN not in line and "/play/<redacted>/" in line
+    assert TOKEN not in str(atoms)
+
+
+@pytest.mark.django_db
+def test_djangos_request_log_of_an_unknown_join_link_has_no_token(client, caplog) -> None:
+    with caplog.at_level(logging.WARNING, logger="django.request"):
+        response = client.get(reverse("play:play_join", args=[TOKEN]))
+    assert response.status_code == 404
+    messages = [r.getMessage() for r in caplog.records if r.name == "django.request"]
+    assert messages == ["Not Found: /play/<redacted>/"]
+
+
+def test_the_filter_rewrites_arguments_of_any_record() -> None:
+    record = logging.LogRecord(
+        "django.server", 20, __file__, 1, '"%s" %s', (f"GET /play/{TOKEN}/", 302), None
+    )
+    RedactTokensFilter().filter(record)
+    assert record.getMessage() == '"GET /play/<redacted>/" 302'
+
+
+# --- slow clients against a real gunicorn (127.0.0.1 only, bounded in time) ------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[str]:
+    """gunicorn with config/gunicorn.py on a free loopback port; its base URL."""
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DEBUG": "true",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        "VAR_DIR": str(tmp_path),
+        "ALLOWED_HOSTS": "127.0.0.1",
+    }
+    env.pop("REDIS_URL", None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "config.wsgi", "-c", "config/gunicorn.py"]
+        + ["--bind", f"127.0.0.1:{port}", "--access-logfile", str(tmp_path / "access.log")],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/play/", timeout=2)
+            except urllib.error.HTTPError:
+                break  # 403: no player cookie, but it answers
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise
+                time.sleep(0.2)
+            else:
+                break
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def test_three_slow_clients_do_not_freeze_the_site(served: str) -> None:
+    host, port = served.removeprefix("http://").split(":")
+    slow = []
+    for _ in range(4):  # more slow clients than the 3 sync workers there used to be
+        sock = socket.create_connection((host, int(port)), timeout=5)
+        sock.sendall(b"GET /play/ HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # headers never finished
+        slow.append(sock)
+    try:
+        for _ in range(3):
+            for sock in slow:
+                sock.sendall(b"X-Trickle: 1\r\n")  # a byte now and then, as slowloris does
+            started = time.monotonic()
+            try:
+                urllib.request.urlopen(f"{served}/play/", timeout=5)
+            except urllib.error.HTTPError as exc:
+                assert exc.code == 403  # the page answered (no player cookie)
+            assert time.monotonic() - started < 2.0
+            time.sleep(0.3)
+    finally:
+        for sock in slow:
+            sock.close()
