@@ -167,3 +167,42 @@ def test_the_import_command_reports_the_rows_and_fails(event: Event, tmp_path: P
     out = io.StringIO()
     call_command("import_players", str(event.pk), str(path), stdout=out)
     assert "Imported 1 players" in out.getvalue()
+
+
+def test_a_file_over_the_size_limit_is_refused_before_it_is_read(event) -> None:
+    from tournament.services.player_imports import MAX_BYTES
+
+    with pytest.raises(PlayerImportError) as refused:
+        players_import(event=event, file_name="big.csv", content=b"x" * (MAX_BYTES + 1), actor=None)
+    assert refused.value.errors[0].message == "The file is larger than 2 MB: split it."
+
+
+def test_a_workbook_that_unpacks_too_large_is_refused(event) -> None:
+    import io
+    import zipfile
+
+    from tournament.services import player_imports
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("xl/sharedStrings.xml", b"\0" * (player_imports.MAX_UNPACKED_BYTES + 1))
+    with pytest.raises(PlayerImportError) as refused:
+        players_import(event=event, file_name="bomb.xlsx", content=buffer.getvalue(), actor=None)
+    assert "unpacks to more than 50 MB" in refused.value.errors[0].message
+
+
+def test_a_long_list_is_imported_in_a_few_queries_with_an_audit_entry_per_player(
+    event, django_assert_max_num_queries
+) -> None:
+    from tournament.models import AuditEntry
+
+    rows = ["name,club,licence,table"] + [f"P{i},Club,L{i},{i + 1}" for i in range(1200)]
+    with django_assert_max_num_queries(40):  # was 3 queries and an audit entry per player
+        created = players_import(
+            event=event, file_name="long.csv", content="\n".join(rows).encode(), actor=None
+        )
+    assert len(created) == 1200 and all(p.pk for p in created)
+    registered = AuditEntry.objects.filter(event=event, action="tournament.player.registered")
+    assert registered.count() == 1200
+    assert registered.filter(data__player=created[0].pk, data__table=1).exists()
+    assert AuditEntry.objects.filter(action="tournament.players.imported").count() == 1

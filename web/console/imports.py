@@ -8,10 +8,9 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from tournament.services.player_imports import MAX_BYTES as MAX_IMPORT_BYTES
 from tournament.services.player_imports import PlayerImportError, players_import
 from web.permissions import DIRECTOR, AuthenticatedHttpRequest, event_roles, event_visible_or_404
-
-MAX_IMPORT_BYTES = 5 * 1024 * 1024
 
 
 @event_roles(DIRECTOR)
