@@ -1,9 +1,10 @@
 """Where Celery's messages go: Redis when ``REDIS_URL`` is set, otherwise folders on disk.
 
-The embedded broker is kombu's ``filesystem://`` transport: each message is a file in one
-folder that every process of this checkout shares (web, worker, beat), so tasks really run in
-another process with no outside service. It suits one machine and a club night; it does not
-suit several hosts or heavy traffic (see README, "Embedded mode").
+The embedded broker is kombu's ``filesystem://`` transport, writing each file whole
+(``config.filesystem_broker``): each message is a file in one folder that every process of
+this checkout shares (web, worker, beat), so tasks really run in another process with no
+outside service. It suits one machine and a club night; it does not suit several hosts or
+heavy traffic (see README, "Embedded mode").
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ def embedded_broker_folders(celery_dir: Path) -> dict[str, Path]:
         "data_folder_out": celery_dir / "queue",
         "control_folder": celery_dir / "control",
         "processed_folder": celery_dir / "processed",
+        # Where config.filesystem_broker writes a file before renaming it into place.
+        "tmp_folder": celery_dir / "tmp",
     }
 
 

@@ -1,18 +1,21 @@
-"""Checks behind ``/healthz``: can we query the database, can we reach the broker."""
+"""Checks behind ``/healthz``: can we query the database, can we reach the broker, has a
+worker run the health task lately (its heartbeat, ``tournament.services.health``)."""
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from config.brokers import embedded_broker_folders
+from tournament.services.health import worker_heartbeat_last
 
 
 @dataclass(frozen=True)
 class Check:
-    name: str  # what was checked: "sqlite", "postgresql", "redis", "filesystem"
+    name: str  # what was checked: "sqlite", "postgresql", "redis", "filesystem", "celery"
     ok: bool
     error: str = ""
 
@@ -51,3 +54,24 @@ def broker_status(*, redis_url: str | None, celery_dir: Path) -> Check:
         if not (path.is_dir() and os.access(path, os.W_OK)):
             return Check("filesystem", False, f"{path} is not a writable folder")
     return Check("filesystem", True)
+
+
+def worker_status(*, now: datetime, max_age: float) -> Check:
+    """A worker ran the health task less than ``max_age`` seconds ago (beat sends it)."""
+    beat = worker_heartbeat_last()
+    if beat is None:
+        return Check(
+            "celery",
+            False,
+            "no worker heartbeat found: none recorded yet (are the worker and beat running?), "
+            "or the cache that holds it does not answer",
+        )
+    age = (now - beat["at"]).total_seconds()
+    if age > max_age:
+        return Check(
+            "celery",
+            False,
+            f"the last worker heartbeat is {age:.0f} s old (more than {max_age:.0f} s): "
+            "no worker is running tasks, or beat is not sending them",
+        )
+    return Check("celery", True)

@@ -211,21 +211,35 @@ SPECTACULAR_SETTINGS = {
 
 REDIS_URL = env_redis_url("REDIS_URL")
 CELERY_DIR = VAR_DIR / "celery"
-# The cache holds the API's rate-limit buckets and the standings shown to phones: shared by
-# every process through Redis when there is one, per process (LocMem) otherwise.
+# The cache holds the API's rate-limit buckets and the standings shown to phones ("default"),
+# and the workers' heartbeat that /healthz reads ("health"). With Redis every process shares
+# them, and they fail open (config.cache: a Redis that does not answer is a miss, never an
+# error). Embedded, "default" is per process (LocMem) and "health" a folder in VAR_DIR.
 if REDIS_URL is not None:
+    _redis_cache = {"BACKEND": "config.cache.FailOpenRedisCache", "LOCATION": REDIS_URL}
+    CACHES = {"default": _redis_cache, "health": {**_redis_cache, "KEY_PREFIX": "health"}}
+else:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        "health": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "health"),
+        },
     }
 EMBEDDED_BROKER = REDIS_URL is None
 if REDIS_URL is None:
     CELERY_BROKER_URL = "filesystem://"
+    # kombu's folder transport, writing each message whole (config.filesystem_broker).
+    CELERY_BROKER_TRANSPORT = "config.filesystem_broker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = embedded_broker_options(CELERY_DIR)
     embedded_broker_prepare(CELERY_DIR)  # every process may send, so every process makes them
     # Remote control and events are broadcasts that a folder broker only emulates by polling.
     CELERY_WORKER_ENABLE_REMOTE_CONTROL = False
 else:
     CELERY_BROKER_URL = REDIS_URL
+    if REDIS_URL.startswith("redis://"):  # rediss:// keeps kombu's own, which sets up TLS
+        # kombu's Redis transport, whose channels outlive a lost connection (config.redis_broker).
+        CELERY_BROKER_TRANSPORT = "config.redis_broker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
     VAR_DIR.mkdir(parents=True, exist_ok=True)  # beat keeps its schedule file there
 CELERY_TASK_IGNORE_RESULT = True  # tasks report through the database, never through results
@@ -235,7 +249,14 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_ENABLE_UTC = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A broker that goes away is waited for, however long (Celery gives up after 100 tries by
+# default); the worker's consumer (config.worker) tries again every 2 s.
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CONSUMER = "config.worker:Consumer"
+# Tasks are idempotent: one cut off by a lost broker is cancelled and delivered again.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 # Beat's own bookkeeping: beside the broker folders when embedded, in VAR_DIR with Redis.
 CELERY_BEAT_SCHEDULE_FILENAME = str((CELERY_DIR if EMBEDDED_BROKER else VAR_DIR) / "beat-schedule")
 # The top-move search has its own queue (``tops``), so a long search never delays a close.
@@ -244,10 +265,18 @@ CELERY_TASK_DEFAULT_QUEUE = "celery"
 # The deadline in the database is the truth: the sweep closes (and scores) any overdue round
 # whatever became of its countdown task; ``ROUNDS_SWEEP_SECONDS`` sets how often it runs.
 ROUNDS_SWEEP_SECONDS = env_int("ROUNDS_SWEEP_SECONDS", 5)
+# A worker runs the health task every HEALTH_HEARTBEAT_SECONDS (sent by beat): /healthz reports
+# the worker missing when its last run is older than three of those.
+HEALTH_HEARTBEAT_SECONDS = env_int("HEALTH_HEARTBEAT_SECONDS", 10, minimum=1)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "arbiter-rounds-sweep": {
         "task": "arbiter.rounds_sweep",
         "schedule": float(ROUNDS_SWEEP_SECONDS),
+    },
+    "tournament-health-ping": {
+        "task": "tournament.health_ping",
+        "schedule": float(HEALTH_HEARTBEAT_SECONDS),
+        "args": ["beat"],
     },
 }
 

@@ -5,24 +5,44 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from config import health
 
+CHECKS = ("database", "broker", "worker")
+# A worker is missing when it has not run the health task for three of beat's intervals.
+HEARTBEAT_MISSED = 3
+
 
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    """Liveness and readiness in one: 200 when the database and the broker answer, else 503."""
-    database = health.database_status(connection)
-    broker = health.broker_status(redis_url=settings.REDIS_URL, celery_dir=settings.CELERY_DIR)
-    ok = database.ok and broker.ok
+    """Readiness: 200 when the database and the broker answer and a worker has run the health
+    task lately, else 503 naming what is missing. ``?checks=database,broker`` runs only those
+    (a web container's own health, which must not wait for the workers it starts before)."""
+    asked = request.GET.get("checks")
+    names = CHECKS if asked is None else tuple(n.strip() for n in asked.split(",") if n.strip())
+    unknown = sorted(set(names) - set(CHECKS))
+    if unknown or not names:
+        return JsonResponse(
+            {"detail": f"unknown checks {unknown}: choose among {', '.join(CHECKS)}"}, status=400
+        )
+    results: dict[str, health.Check] = {}
+    if "database" in names:
+        results["database"] = health.database_status(connection)
+    if "broker" in names:
+        results["broker"] = health.broker_status(
+            redis_url=settings.REDIS_URL, celery_dir=settings.CELERY_DIR
+        )
+    if "worker" in names:
+        results["worker"] = health.worker_status(
+            now=timezone.now(), max_age=HEARTBEAT_MISSED * settings.HEALTH_HEARTBEAT_SECONDS
+        )
+    ok = all(check.ok for check in results.values())
     return JsonResponse(
-        {
-            "status": "ok" if ok else "error",
-            "database": database.describe(),
-            "broker": broker.describe(),
-        },
+        {"status": "ok" if ok else "error"}
+        | {name: check.describe() for name, check in results.items()},
         status=200 if ok else 503,
     )

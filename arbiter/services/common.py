@@ -3,6 +3,7 @@ auditing an action on it, sending tasks after commit, finishing a game."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -13,11 +14,24 @@ from tournament.errors import ApplicationError
 from tournament.models import Game, Round
 from tournament.services.audit import audit_record
 
+logger = logging.getLogger(__name__)
+
 Actor = User | None
 
 
 def on_commit(fn: Callable[[], Any]) -> None:
-    transaction.on_commit(fn)
+    """Run ``fn`` (it sends a task) once the transaction commits. A task that cannot be sent
+    (the broker is down) is logged, and never turns the action already committed into an
+    error: the rounds sweep does the work once the broker is back (the deadline in the database
+    is the truth)."""
+
+    def send() -> None:
+        try:
+            fn()
+        except Exception:
+            logger.exception("A task could not be sent after commit; the rounds sweep will do it.")
+
+    transaction.on_commit(send)
 
 
 def round_locked(round: Round) -> Round:

@@ -1,22 +1,80 @@
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
+from django.core.cache import caches
 from django.db import connection
+from django.utils import timezone
+
+from config.brokers import embedded_broker_prepare
+from tournament.services.health import HEARTBEAT_CACHE, health_ping_record
+
+
+@pytest.fixture(autouse=True)
+def _heartbeats_in_memory(settings, tmp_path):
+    """The heartbeat goes to a per-test cache and folder, not to the checkout's var/."""
+    settings.CELERY_DIR = tmp_path / "celery"
+    embedded_broker_prepare(settings.CELERY_DIR)
+    settings.CACHES = {
+        **settings.CACHES,
+        HEARTBEAT_CACHE: {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    }
+    caches[HEARTBEAT_CACHE].clear()
+
+
+def a_worker_ran_the_health_task(seconds_ago: float = 0) -> None:
+    health_ping_record(stamp="test", now=timezone.now() - dt.timedelta(seconds=seconds_ago))
 
 
 @pytest.mark.django_db
-def test_healthz_reports_the_database_and_the_embedded_broker(client):
+def test_healthz_reports_the_database_the_embedded_broker_and_a_live_worker(client):
+    a_worker_ran_the_health_task()
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response.json() == {
         "status": "ok",
         "database": {"kind": connection.vendor, "status": "ok"},
         "broker": {"kind": "filesystem", "status": "ok"},
+        "worker": {"kind": "celery", "status": "ok"},
     }
 
 
 @pytest.mark.django_db
+def test_healthz_answers_503_when_no_worker_has_ever_run_the_health_task(client):
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "error"
+    assert body["worker"]["status"] == "error"
+    assert "no worker heartbeat found" in body["worker"]["error"]
+    assert body["database"]["status"] == body["broker"]["status"] == "ok"
+
+
+@pytest.mark.django_db
+def test_healthz_answers_503_when_the_last_heartbeat_is_three_intervals_old(client, settings):
+    settings.HEALTH_HEARTBEAT_SECONDS = 10
+    a_worker_ran_the_health_task(seconds_ago=25)
+    assert client.get("/healthz").status_code == 200
+    a_worker_ran_the_health_task(seconds_ago=35)
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert "35 s old" in response.json()["worker"]["error"]
+
+
+@pytest.mark.django_db
+def test_healthz_runs_only_the_checks_asked_for(client):
+    response = client.get("/healthz?checks=database,broker")  # a web container's own health
+    assert response.status_code == 200
+    assert set(response.json()) == {"status", "database", "broker"}
+    response = client.get("/healthz?checks=database,queue")
+    assert response.status_code == 400
+    assert "queue" in response.json()["detail"]
+
+
+@pytest.mark.django_db
 def test_healthz_answers_503_when_the_broker_does_not(client, settings):
+    a_worker_ran_the_health_task()
     settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
     response = client.get("/healthz")
     assert response.status_code == 503
@@ -32,6 +90,7 @@ def test_healthz_answers_503_when_the_broker_does_not(client, settings):
 def test_healthz_pings_redis_when_it_is_the_broker(client, settings):
     from tests.conftest import test_redis_url
 
+    a_worker_ran_the_health_task()
     settings.REDIS_URL = test_redis_url()
     response = client.get("/healthz")
     assert response.status_code == 200

@@ -1,27 +1,52 @@
+"""What a worker records when it runs the health task, and the heartbeat /healthz reads.
+
+Beat sends ``tournament.health_ping`` every ``HEALTH_HEARTBEAT_SECONDS``; the worker that runs
+it writes its heartbeat in the ``health`` cache, which every process of the deployment shares
+(Redis, or a folder when embedded), and, for a person or a test watching one machine, a file
+beside the broker's folders.
+"""
+
 from __future__ import annotations
 
 import json
 import os
+import socket
+from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
+from django.core.cache import caches
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+HEARTBEAT_CACHE = "health"
+HEARTBEAT_KEY = "worker-heartbeat"
 
 
 def heartbeat_path() -> Path:
     return Path(settings.CELERY_DIR) / "heartbeat.json"
 
 
-def health_ping_record(*, stamp: str) -> Path:
-    """Write what a worker last executed (the health task), atomically, and return the file.
-
-    It lets a person or a test see that a real worker picked up a real task.
-    """
+def health_ping_record(*, stamp: str, now: datetime | None = None) -> Path:
+    """Record that a worker ran the health task now: the heartbeat /healthz reads, and the
+    file (written atomically) that shows a real worker picked up a real task."""
+    now = now or timezone.now()
+    beat = {"stamp": stamp, "pid": os.getpid(), "host": socket.gethostname(), "at": now.isoformat()}
+    caches[HEARTBEAT_CACHE].set(HEARTBEAT_KEY, beat, timeout=None)
     path = heartbeat_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(
-        json.dumps({"stamp": stamp, "pid": os.getpid(), "at": timezone.now().isoformat()})
-    )
+    tmp.write_text(json.dumps(beat))
     os.replace(tmp, path)
     return path
+
+
+def worker_heartbeat_last() -> dict[str, Any] | None:
+    """The last heartbeat a worker recorded (``at`` as a datetime), or None: none yet, or the
+    cache does not answer."""
+    beat = caches[HEARTBEAT_CACHE].get(HEARTBEAT_KEY)
+    if not isinstance(beat, dict) or not isinstance(beat.get("at"), str):
+        return None
+    at = parse_datetime(beat["at"])
+    return None if at is None else {**beat, "at": at}

@@ -1,0 +1,125 @@
+"""The cache fails open: a Redis that does not answer is a cache miss, never an error.
+
+The cache holds only what can be recomputed (the API's rate-limit buckets, the standings shown
+to phones, the worker's heartbeat), so a slip must not fail because Redis does. While Redis is
+down reads miss, writes are dropped and rate limits are not enforced; one warning is logged
+when it goes and one when it answers again. Redis is tried again at most once a second per
+process meanwhile, so requests do not each wait for a connection that will not come.
+``incr`` and ``decr`` still raise: nothing here uses them, and a counter that reads wrong in
+silence would be worse than an error.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.redis import RedisCache
+from redis.exceptions import RedisError
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+RETRY_SECONDS = 1.0
+# Redis on the same machine or network answers in a millisecond: a second means it is gone.
+CONNECT_TIMEOUT_SECONDS = 0.5
+COMMAND_TIMEOUT_SECONDS = 1.0
+
+# Django keeps one cache object per thread: the outage is the process's, by location.
+_lock = threading.Lock()
+_retry_at: dict[str, float] = {}  # location -> time.monotonic() before which Redis is not tried
+
+
+class FailOpenRedisCache(RedisCache):
+    """Django's Redis cache, except that an unreachable Redis reads as a miss (see above)."""
+
+    def __init__(self, server: str | list[str], params: dict[str, Any]) -> None:
+        options = {
+            "socket_connect_timeout": CONNECT_TIMEOUT_SECONDS,
+            "socket_timeout": COMMAND_TIMEOUT_SECONDS,
+            **params.get("OPTIONS", {}),
+        }
+        super().__init__(server, {**params, "OPTIONS": options})
+        self._location = ",".join([server] if isinstance(server, str) else server)
+
+    def _guarded(self, call: Callable[[], T], fallback: T) -> T:
+        if _retry_at.get(self._location, 0.0) > time.monotonic():
+            return fallback
+        try:
+            result = call()
+        except RedisError as exc:
+            with _lock:
+                first = self._location not in _retry_at
+                _retry_at[self._location] = time.monotonic() + RETRY_SECONDS
+            if first:
+                logger.warning(
+                    "The cache at %s does not answer (%s: %s): reads miss and writes are "
+                    "dropped until it does; rate limits are not enforced meanwhile.",
+                    self._location,
+                    type(exc).__name__,
+                    exc,
+                )
+            return fallback
+        if self._location in _retry_at:
+            with _lock:
+                back = _retry_at.pop(self._location, None) is not None
+            if back:
+                logger.warning("The cache at %s answers again.", self._location)
+        return result
+
+    def get(self, key: Any, default: Any | None = None, version: int | None = None) -> Any:
+        return self._guarded(functools.partial(super().get, key, default, version), default)
+
+    def set(
+        self,
+        key: Any,
+        value: Any,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        version: int | None = None,
+    ) -> None:
+        self._guarded(functools.partial(super().set, key, value, timeout, version), None)
+
+    def add(
+        self,
+        key: Any,
+        value: Any,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        version: int | None = None,
+    ) -> bool:
+        return self._guarded(functools.partial(super().add, key, value, timeout, version), False)
+
+    def touch(
+        self, key: Any, timeout: float | None = DEFAULT_TIMEOUT, version: int | None = None
+    ) -> bool:
+        return self._guarded(functools.partial(super().touch, key, timeout, version), False)
+
+    def delete(self, key: Any, version: int | None = None) -> bool:
+        return self._guarded(functools.partial(super().delete, key, version), False)
+
+    def get_many(self, keys: Iterable[Any], version: int | None = None) -> dict[Any, Any]:
+        return self._guarded(functools.partial(super().get_many, keys, version), {})
+
+    def has_key(self, key: Any, version: int | None = None) -> bool:
+        return self._guarded(functools.partial(super().has_key, key, version), False)
+
+    def set_many(
+        self,
+        data: dict[Any, Any],
+        timeout: float | None = DEFAULT_TIMEOUT,
+        version: int | None = None,
+    ) -> list[Any]:
+        # Django's contract: the keys that could not be set.
+        unset = list(data)
+        return self._guarded(functools.partial(super().set_many, data, timeout, version), unset)
+
+    def delete_many(self, keys: Iterable[Any], version: int | None = None) -> None:
+        self._guarded(functools.partial(super().delete_many, keys, version), None)
+
+    def clear(self) -> None:
+        self._guarded(super().clear, None)
