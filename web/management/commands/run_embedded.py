@@ -2,19 +2,23 @@
 
 Migrates the SQLite database, makes sure the demo event and the ``director`` account exist,
 starts a Celery worker with an embedded beat (``celery -A config worker -B``) on the
-filesystem broker as a child process, then runs Django's development server. Ctrl-C stops
-the server and the worker (its whole process group).
+filesystem broker as a child process, then runs Django's development server. A worker that
+exits on its own is started again (``WorkerSupervisor``: after 1 s, then 2, 4 ... up to 30 s
+while it keeps dying), each time logged. Ctrl-C stops the server and the worker (its whole
+process group).
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
+import logging
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -25,16 +29,36 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from config.env import env_int
 from tournament.services import demo_event_ensure, director_user_ensure
 
+logger = logging.getLogger(__name__)
+
 DIRECTOR_USERNAME = "director"
 DIRECTOR_PASSWORD = "duplicate"  # the documented demo password (README, "Quick start")
 
+# The worker's first lines, before Celery's: on Linux it asks for a SIGTERM when run_embedded is
+# gone (even killed: PR_SET_PDEATHSIG), and leaves at once if it already is; then it runs as
+# ``python -m celery`` would. In the child itself, so no code runs between fork and exec.
+WORKER_BOOT = """
+import os, runpy, signal, sys
+if sys.platform.startswith("linux"):
+    import ctypes
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != int(sys.argv[1]):
+        sys.exit(0)
+sys.argv = ["celery", *sys.argv[2:]]
+runpy.run_module("celery", run_name="__main__", alter_sys=True)
+"""
 
-def worker_command() -> list[str]:
+
+def worker_command(parent_pid: int) -> list[str]:
     """The Celery worker (with an embedded beat) that run_embedded starts."""
     return [
         sys.executable,
-        "-m",
-        "celery",
+        "-c",
+        WORKER_BOOT,
+        str(parent_pid),
         "-A",
         "config",
         "worker",
@@ -62,12 +86,103 @@ def _port_free(host: str, port: int) -> bool:
     return True
 
 
-def _stop_with_parent() -> None:
-    """In the worker, before exec: on Linux, get SIGTERM if run_embedded dies (even killed)."""
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+class WorkerSupervisor:
+    """Runs the worker in a thread of its own and starts it again whenever it exits on its own
+    (a crash, a kill): after ``FIRST_DELAY`` seconds, doubled at each exit up to ``MAX_DELAY``,
+    back to the first once a worker has run ``HEALTHY_SECONDS``. Each exit and each start again
+    is logged. ``stop()`` stops the worker (SIGTERM, Celery's warm shutdown) for good."""
+
+    FIRST_DELAY = 1.0
+    MAX_DELAY = 30.0
+    HEALTHY_SECONDS = 60.0
+
+    def __init__(self, *, cwd: Path, log_path: Path) -> None:
+        self.cwd = cwd
+        self.log_path = log_path
+        self.starts = 0
+        self._process: subprocess.Popen[bytes] | None = None
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._started = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="worker-supervisor", daemon=True)
+
+    @property
+    def pid(self) -> int | None:
+        process = self._process
+        return None if process is None else process.pid
+
+    def start(self) -> None:
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        self._thread.start()
+        self._started.wait(timeout=30)
+
+    def _spawn(self) -> subprocess.Popen[bytes]:
+        with self.log_path.open("ab") as log:
+            # Its own session, so Ctrl-C reaches only us and we stop its whole group in order.
+            return subprocess.Popen(
+                worker_command(os.getpid()),
+                cwd=self.cwd,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+
+    def _run(self) -> None:
+        delay = self.FIRST_DELAY
+        while True:
+            with self._lock:
+                if self._stopping.is_set():
+                    break
+                process = self._process = self._spawn()
+                self.starts += 1
+            self._started.set()
+            started = time.monotonic()
+            code = process.wait()
+            _kill_group(process)  # its pool and its beat go with it
+            if self._stopping.is_set():
+                break
+            ran = time.monotonic() - started
+            if ran >= self.HEALTHY_SECONDS:
+                delay = self.FIRST_DELAY
+            logger.error(
+                "The Celery worker (pid %d) exited with code %s after %.0f s: "
+                "starting it again in %.0f s (see %s).",
+                process.pid,
+                code,
+                ran,
+                delay,
+                self.log_path,
+            )
+            if self._stopping.wait(delay):
+                break
+            delay = min(delay * 2, self.MAX_DELAY)
+        self._started.set()
+
+    def stop(self, timeout: float = 15.0) -> bool:
+        """Stop the worker and the supervision; False when it had to be killed."""
+        with self._lock:
+            self._stopping.set()
+            process = self._process
+        graceful = True
+        if process is not None:
+            # SIGTERM to the main process is Celery's warm shutdown: it stops its pool and beat.
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                graceful = False
+            _kill_group(process)
+            process.wait()
+        self._thread.join(timeout=5)
+        return graceful
+
+
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    """Whatever is left of the worker's process group (it leads its own session)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
 
 
 class Command(BaseCommand):
@@ -102,10 +217,11 @@ class Command(BaseCommand):
         event = demo_event_ensure()
         _, created = director_user_ensure(username=DIRECTOR_USERNAME, password=DIRECTOR_PASSWORD)
 
-        worker: subprocess.Popen[bytes] | None = None
+        worker: WorkerSupervisor | None = None
         log_path = Path(settings.VAR_DIR) / "log" / "worker.log"
         if not options["no_worker"]:
-            worker = self._start_worker(log_path)
+            worker = WorkerSupervisor(cwd=Path(settings.BASE_DIR), log_path=log_path)
+            worker.start()
 
         # A SIGTERM (kill, a supervisor) stops us the same way as Ctrl-C does.
         signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
@@ -120,34 +236,10 @@ class Command(BaseCommand):
             if worker is not None:
                 self._stop_worker(worker)
 
-    def _start_worker(self, log_path: Path) -> subprocess.Popen[bytes]:
-        log_path.parent.mkdir(parents=True, exist_ok=True)
-        log = log_path.open("ab")
-        # Its own session, so Ctrl-C reaches only us and we stop its whole group in order.
-        worker = subprocess.Popen(
-            worker_command(),
-            cwd=settings.BASE_DIR,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            start_new_session=True,
-            preexec_fn=_stop_with_parent,
-        )
-        log.close()
-        return worker
-
-    def _stop_worker(self, worker: subprocess.Popen[bytes]) -> None:
+    def _stop_worker(self, worker: WorkerSupervisor) -> None:
         self.stdout.write("Stopping the Celery worker...")
-        # SIGTERM to the main process is Celery's warm shutdown: it stops its pool and beat.
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(worker.pid, signal.SIGTERM)
-        try:
-            worker.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.stdout.write("The worker did not stop in 15 s: killing it.")
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(worker.pid, signal.SIGKILL)  # whatever is left of its group
-        worker.wait()
+        if not worker.stop(timeout=15):
+            self.stdout.write("The worker did not stop in 15 s: killed it.")
         self.stdout.write("Stopped.")
 
     def _banner(
