@@ -1,26 +1,32 @@
-"""The rules of arbitration as pure functions: one ruling per slip, warnings, the 2016 reference
-rule, the first move credited at its best position, ranks, solos. No database here: the
-services in ``arbiter.services`` read the rows, call these, and write the rulings.
+"""The rules of arbitration as pure functions (docs/rules.md, "Rulings in detail"): one ruling
+per slip, with the 2016 reference rule, blanks not marked as they must be, the first move
+credited at its best position, ranks; and what is derived from a game's rulings: warnings'
+penalties, found-top, solos, the average of a round.
 
-The numbers come from the event's policy (rules.md gives the defaults).
+No database here: the services in ``arbiter.services`` read the rows, call these, and write
+the rulings; the ruling CLI (``python -m arbiter batch``) calls the same functions. The numbers
+come from the event's policy (rules.md gives the defaults).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import itertools
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from engine.board import Board
-from engine.errors import EngineError, NotationError
+from engine.errors import EngineError
 from engine.lexicon import Lexicon
 from engine.move import Move
-from engine.notation import SIZE, Direction, parse_ref, parse_word
-from engine.tiles import TileSet
+from engine.notation import SIZE, Direction, parse_ref, parse_word, ref_direction
+from engine.tiles import BLANK, TileSet
 from engine.validate import Fault, Verdict, validate
 from tournament.vocabulary import RulingCode, ruling_total
 
 Code = RulingCode  # the ruling codes, as the rulings name them
 
+# Faults that say the word cannot stand at the written square at all.
 FITTING_FAULTS = frozenset(
     {
         Fault.OFF_BOARD,
@@ -31,6 +37,8 @@ FITTING_FAULTS = frozenset(
         Fault.MISSES_CENTRE,
     }
 )
+# The codes of a slip whose move is on the board (it has a score, a rank, may find the top).
+PLACED_CODES = frozenset({Code.VALID, Code.VALID_WARNING, Code.REFERENCE_PENALTY})
 
 
 @dataclass(frozen=True)
@@ -49,6 +57,7 @@ class Slip:
     ref: str = ""  # "" when the slip gives none
     announced: int | None = None
     late: bool = False  # handed in after the deadline (an arbiter's entry says so)
+    multiple: bool = False  # several slips handed in for the round (an arbiter's entry says so)
 
 
 @dataclass(frozen=True)
@@ -59,14 +68,30 @@ class Ruled:
     move_score: int | None = None  # what the placement is worth, even when it earns nothing
     warning: bool = False
     penalty: int = 0  # the reference penalty (2016 rule); warnings' penalties come per game
-    rank: int | None = None  # among all legal moves, 1 = top (valid moves only)
+    rank: int | None = None  # among all legal moves, 1 = top (moves on the board only)
     found_top: bool = False
     placed: tuple[tuple[int, int, str], ...] = field(default=())
 
     @property
     def net(self) -> int:
         """What the slip adds to the total before solos and warnings' penalties."""
-        return ruling_total(points=self.points, solo=0, penalty=self.penalty)
+        return ruling_total(points=self.points, solo=0, penalty=self.penalty, warning_penalty=0)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A legal placement of a slip's word: as written, or with its blanks where they must be."""
+
+    verdict: Verdict
+    remarked: str = ""  # the word with its blanks re-marked ("" when legal as written)
+
+    @property
+    def score(self) -> int:
+        return self.verdict.score
+
+    @property
+    def ref(self) -> str:
+        return self.verdict.move.ref if self.verdict.move else ""
 
 
 @dataclass
@@ -82,16 +107,19 @@ class RoundJudge:
     top_score: int
     score_counts: Mapping[int, int]
     policy: Policy = field(default_factory=Policy)
-    _placements: dict[tuple[str, Direction | None], list[Verdict]] = field(
+    _readings: dict[tuple[str, Direction | None], list[Reading]] = field(
         default_factory=dict, repr=False
     )
 
     def rank(self, score: int) -> int:
+        """1 + how many legal moves score more (equal scores share a rank)."""
         return 1 + sum(n for s, n in self.score_counts.items() if s > score)
 
     def rule(self, slip: Slip | None) -> Ruled:
         if slip is None:
             return Ruled(Code.MISSING, "no slip handed in: 0")
+        if slip.multiple:
+            return Ruled(Code.MULTIPLE, "several slips handed in for the round: 0")
         if slip.late:
             return Ruled(Code.LATE, "slip handed in after the deadline: 0")
         try:
@@ -100,129 +128,166 @@ class RoundJudge:
             return Ruled(Code.MALFORMED, f"the word cannot be read ({exc}): 0")
         if self.board.is_empty:
             return self._first_move(word, slip)
-        try:
-            row, col, direction = parse_ref(slip.ref) if slip.ref.strip() else (0, 0, None)
-        except NotationError as exc:
-            return self._wrong_reference(word, slip, None, f"the reference cannot be read ({exc})")
-        except EngineError as exc:  # off the board
-            return self._wrong_reference(word, slip, None, str(exc))
+        ref = slip.ref.strip().upper()
+        direction = ref_direction(ref)
         if direction is None:
-            return self._wrong_reference(word, slip, None, "the slip gives no reference")
-        verdict = validate(
-            self.board,
-            Move(row, col, direction, word),
-            rack=self.rack,
-            lexicon=self.lexicon,
-            tiles=self.tiles,
-        )
-        faults = set(verdict.faults())
-        if faults & FITTING_FAULTS:
-            if not any(self._placements_of(word, None)):
-                return Ruled(
-                    Code.DOES_NOT_FIT,
-                    f"{word} fits nowhere on the board with this rack ({_first(verdict)}): 0",
-                )
-            return self._wrong_reference(
-                word,
-                slip,
-                direction,
-                f"{word} does not fit at {slip.ref.strip().upper()} ({_first(verdict)})",
+            why = (
+                "the slip gives no reference" if not ref else f"the reference {ref} cannot be read"
             )
-        return self._placed(verdict, slip)
+            return self._wrong_reference(word, slip, None, why, written=None)
+        try:
+            row, col, _ = parse_ref(ref)
+        except EngineError as exc:  # the form of a reference, but off the board
+            return self._wrong_reference(word, slip, direction, str(exc), written=None)
+        move = Move(row, col, direction, word)
+        reading = self.reading(move)
+        if reading is not None:
+            return self._placed(reading, slip)
+        written = self._verdict(move)
+        return self._wrong_reference(word, slip, direction, _first(written), written=written)
 
     # -- the cases ---------------------------------------------------------------------------
 
-    def _placed(self, verdict: Verdict, slip: Slip, *, reason: str = "") -> Ruled:
+    def _placed(self, reading: Reading, slip: Slip, *, credited: str = "") -> Ruled:
+        """A legal placement: its real score; a warning for a wrong or missing score or for
+        blanks not marked as they must be (one warning either way)."""
+        score = reading.score
+        notes = [credited] if credited else []
+        if reading.remarked:
+            notes.append(f"blanks not marked as they must be: scored as {reading.remarked}")
+        if slip.announced != score:
+            said = "no score announced" if slip.announced is None else f"announced {slip.announced}"
+            notes.append(f"{said}, the move is worth {score}")
+        warning = bool(reading.remarked) or slip.announced != score
+        verdict = reading.verdict
+        return Ruled(
+            Code.VALID_WARNING if warning else Code.VALID,
+            "; ".join(notes) + f": {score}" + (" and a warning" if warning else "")
+            if notes
+            else f"valid: {score}",
+            score,
+            score,
+            warning=warning,
+            rank=self.rank(score),
+            found_top=score == self.top_score,
+            placed=tuple(sorted(verdict.placed)),
+        )
+
+    def _first_move(self, word: str, slip: Slip) -> Ruled:
+        """The first move is written across; its reference is optional and it is credited at
+        its best-scoring position through the centre (blanks as written, if they can be)."""
+        readings = self._readings_of(word, Direction.ACROSS)
+        as_written = [r for r in readings if not r.remarked]
+        best = _best(as_written or readings)
+        if best is not None:
+            return self._placed(
+                best, slip, credited=f"first move credited at its best position {best.ref}"
+            )
+        attempts = [v for v in self._attempts(word, Direction.ACROSS) if v.placeable]
+        if not attempts:
+            return Ruled(Code.DOES_NOT_FIT, f"{word} cannot be placed through the centre: 0")
+        return self._zero(max(attempts, key=lambda v: v.score))
+
+    def _wrong_reference(
+        self,
+        word: str,
+        slip: Slip,
+        direction: Direction | None,
+        why: str,
+        *,
+        written: Verdict | None,
+    ) -> Ruled:
+        """The word is not legal at the written square (or none is given). Since 2016, from
+        round 2: when the announced score is that of a legal placement of the word in the
+        written direction (either, when none is given), the score less the penalty. With the
+        score also wrong, zero, for the reason at the written square."""
+        policy = self.policy
+        if policy.reference_rule_2016 and self.round_number >= 2 and slip.announced is not None:
+            for reading in self._readings_of(word, direction):
+                if reading.score != slip.announced:
+                    continue
+                blanks = (
+                    f"; blanks not marked as they must be ({reading.remarked}): a warning"
+                    if reading.remarked
+                    else ""
+                )
+                return Ruled(
+                    Code.REFERENCE_PENALTY,
+                    f"{why}; {word} at {reading.ref} is worth the announced {reading.score}: "
+                    f"{reading.score} less a {policy.reference_penalty}-point penalty "
+                    f"(2016 rule){blanks}",
+                    reading.score,
+                    reading.score,
+                    warning=bool(reading.remarked),
+                    penalty=policy.reference_penalty,
+                    rank=self.rank(reading.score),
+                    found_top=reading.score == self.top_score,
+                    placed=tuple(sorted(reading.verdict.placed)),
+                )
+        if written is not None and not set(written.faults()) & FITTING_FAULTS:
+            return self._zero(written)
+        if word.upper() not in self.lexicon:
+            return Ruled(Code.INVALID_WORD, f"not in the lexicon {self.lexicon.name}: {word}: 0")
+        if any(self._readings_of(word, None)):
+            return Ruled(Code.BAD_REFERENCE, f"{why}: 0")
+        attempts = [v for v in self._attempts(word, None) if v.placeable and not _fits_badly(v)]
+        if attempts:
+            return self._zero(max(attempts, key=lambda v: v.score), anywhere=True)
+        return Ruled(Code.DOES_NOT_FIT, f"{word} fits nowhere on the board ({why}): 0")
+
+    def _zero(self, verdict: Verdict, *, anywhere: bool = False) -> Ruled:
+        """A placement that fits but is not legal: its word is not in the lexicon, its tiles are
+        not on the rack, or a word it forms across is not in the lexicon (in that order). It
+        earns nothing; what it would have made is kept."""
         placed = tuple(sorted(verdict.placed))
-        if Fault.NOT_ON_RACK in verdict.faults():
+        faults = verdict.faults()
+        main_invalid = bool(verdict.words) and verdict.words[0].word.upper() in {
+            w.upper() for w in verdict.invalid_words
+        }
+        if Fault.NOT_ON_RACK in faults and not main_invalid:
+            where = " at any placement" if anywhere else ""
             return Ruled(
                 Code.NOT_ON_RACK,
-                f"{_message(verdict, Fault.NOT_ON_RACK)}: 0",
+                f"{_message(verdict, Fault.NOT_ON_RACK)}{where}: 0",
                 move_score=verdict.score,
                 placed=placed,
             )
-        if Fault.NOT_IN_LEXICON in verdict.faults():
+        if Fault.NOT_IN_LEXICON in faults:
             return Ruled(
                 Code.INVALID_WORD,
                 f"{_message(verdict, Fault.NOT_IN_LEXICON)}: 0",
                 move_score=verdict.score,
                 placed=placed,
             )
-        score = verdict.score
-        found = score == self.top_score
-        rank = self.rank(score)
-        if slip.announced == score:
-            return Ruled(
-                Code.VALID,
-                reason or f"valid: {score}",
-                score,
-                score,
-                rank=rank,
-                found_top=found,
-                placed=placed,
-            )
-        said = "no score announced" if slip.announced is None else f"announced {slip.announced}"
-        return Ruled(
-            Code.VALID_WARNING,
-            f"{reason + '; ' if reason else ''}{said}, "
-            f"the move is worth {score}: {score} and a warning",
-            score,
-            score,
-            warning=True,
-            rank=rank,
-            found_top=found,
-            placed=placed,
-        )
-
-    def _first_move(self, word: str, slip: Slip) -> Ruled:
-        """The first move is written across; its reference is optional and it is credited at
-        its best-scoring position through the centre."""
-        verdicts = self._placements_of(word, Direction.ACROSS)
-        valid = [v for v in verdicts if v.valid]
-        if valid:
-            best = max(valid, key=lambda v: v.score)
-            where = best.move.ref if best.move else ""
-            return self._placed(
-                best, slip, reason=f"first move credited at its best position {where}: {best.score}"
-            )
-        attempts = self._attempts_of(word, Direction.ACROSS)
-        placeable = [v for v in attempts if v.placeable]
-        if not placeable:
-            return Ruled(Code.DOES_NOT_FIT, f"{word} cannot be placed through the centre: 0")
-        return self._placed(max(placeable, key=lambda v: v.score), slip)
-
-    def _wrong_reference(
-        self, word: str, slip: Slip, direction: Direction | None, why: str
-    ) -> Ruled:
-        """Since 2016, from round 2: a wrong or missing reference costs a penalty instead of
-        zero when the word is in full and the announced score is that of a legal placement of
-        the word in that direction; with the score also wrong it stays zero."""
-        policy = self.policy
-        if policy.reference_rule_2016 and self.round_number >= 2 and slip.announced is not None:
-            for verdict in self._placements_of(word, direction):
-                if verdict.valid and verdict.score == slip.announced:
-                    where = verdict.move.ref if verdict.move else ""
-                    return Ruled(
-                        Code.REFERENCE_PENALTY,
-                        f"{why}; {word} at {where} is worth the announced {verdict.score}: "
-                        f"{verdict.score} less a {policy.reference_penalty}-point penalty "
-                        "(2016 rule)",
-                        verdict.score,
-                        verdict.score,
-                        penalty=policy.reference_penalty,
-                        rank=self.rank(verdict.score),
-                        placed=tuple(sorted(verdict.placed)),
-                    )
-        return Ruled(Code.BAD_REFERENCE, f"{why}: 0")
+        return Ruled(Code.DOES_NOT_FIT, f"{_first(verdict)}: 0", placed=placed)
 
     # -- placements of a word -----------------------------------------------------------------
 
-    def _attempts_of(self, word: str, direction: Direction | None) -> list[Verdict]:
+    def _verdict(self, move: Move) -> Verdict:
+        return validate(self.board, move, rack=self.rack, lexicon=self.lexicon, tiles=self.tiles)
+
+    def reading(self, move: Move) -> Reading | None:
+        """The legal reading of ``move``: as written, else with its blanks where they must be
+        (the choice that scores least); None when it is not legal either way."""
+        verdict = self._verdict(move)
+        if verdict.valid:
+            return Reading(verdict)
+        if set(verdict.faults()) != {Fault.NOT_ON_RACK}:
+            return None
+        legal = [
+            v for v in (self._verdict(m) for m in blank_markings(verdict, self.rack)) if v.valid
+        ]
+        if not legal:
+            return None
+        least = min(legal, key=lambda v: v.score)
+        assert least.move is not None
+        return Reading(least, remarked=least.move.word)
+
+    def _squares(self, word: str, direction: Direction | None) -> Iterator[Move]:
         """The word at every square in ``direction`` (both when None); on an empty board only
         across through the start square."""
         empty = self.board.is_empty
         start_row, start_col = self.board.layout.start
-        out = []
         for d in (Direction.ACROSS, Direction.DOWN) if direction is None else (direction,):
             for line in range(SIZE):
                 if empty and (d is not Direction.ACROSS or line != start_row):
@@ -231,20 +296,57 @@ class RoundJudge:
                     if empty and not start <= start_col < start + len(word):
                         continue
                     row, col = (line, start) if d is Direction.ACROSS else (start, line)
-                    move = Move(row, col, d, word)
-                    out.append(
-                        validate(
-                            self.board, move, rack=self.rack, lexicon=self.lexicon, tiles=self.tiles
-                        )
-                    )
-        return out
+                    yield Move(row, col, d, word)
 
-    def _placements_of(self, word: str, direction: Direction | None) -> list[Verdict]:
-        """The valid placements of the word (memoised: many players write the same words)."""
+    def _attempts(self, word: str, direction: Direction | None) -> list[Verdict]:
+        return [self._verdict(move) for move in self._squares(word, direction)]
+
+    def _readings_of(self, word: str, direction: Direction | None) -> list[Reading]:
+        """The legal readings of the word at every square (memoised: many players write the
+        same words), in board order."""
         key = (word, direction)
-        if key not in self._placements:
-            self._placements[key] = [v for v in self._attempts_of(word, direction) if v.valid]
-        return self._placements[key]
+        if key not in self._readings:
+            found = (self.reading(move) for move in self._squares(word, direction))
+            self._readings[key] = [r for r in found if r is not None]
+        return self._readings[key]
+
+
+def blank_markings(verdict: Verdict, rack: str) -> Iterator[Move]:
+    """The move of ``verdict`` with its blanks where the rack needs them: for each letter the
+    rack lacks, that many of the word's new tiles of that letter become blanks, in every way
+    it can be done (nothing when the rack's blanks cannot make up for what it lacks)."""
+    move = verdict.move
+    if move is None:
+        return
+    index = {
+        (r, c): (c - move.col if move.direction is Direction.ACROSS else r - move.row)
+        for r, c, _ in verdict.placed
+    }
+    letters: dict[str, list[int]] = {}
+    for i in sorted(index.values()):
+        letters.setdefault(move.word[i].upper(), []).append(i)
+    have = Counter(rack)
+    short = {
+        letter: len(at) - have[letter] for letter, at in letters.items() if len(at) > have[letter]
+    }
+    if sum(short.values()) > have[BLANK]:
+        return
+    base = [ch.upper() for ch in move.word]
+    choices = [itertools.combinations(letters[letter], n) for letter, n in sorted(short.items())]
+    for chosen in itertools.product(*choices):
+        word = list(base)
+        for i in itertools.chain.from_iterable(chosen):
+            word[i] = word[i].lower()
+        yield Move(move.row, move.col, move.direction, "".join(word))
+
+
+def _best(readings: Sequence[Reading]) -> Reading | None:
+    """The best-scoring reading (the first in board order among equals)."""
+    return max(readings, key=lambda r: r.score, default=None)
+
+
+def _fits_badly(verdict: Verdict) -> bool:
+    return bool(set(verdict.faults()) & FITTING_FAULTS)
 
 
 def _first(verdict: Verdict) -> str:
@@ -263,17 +365,30 @@ def score_counts(scores: Iterable[int]) -> dict[int, int]:
     return counts
 
 
-def warning_penalties(warnings_before: int, warning: bool, policy: Policy) -> int:
-    """The penalty for this ruling's warning: from the (warnings_free + 1)-th warning of a
-    game on, each costs ``warning_penalty`` points."""
-    if not warning:
-        return 0
-    return policy.warning_penalty if warnings_before + 1 > policy.warnings_free else 0
+# -- what a game's rulings derive ---------------------------------------------------------------
 
 
-def solo_winner(found_top: Iterable[int], players: int, policy: Policy) -> int | None:
-    """The one player (an id) who alone found the top, when the game has enough players."""
+def warning_penalties(warnings: Sequence[bool], policy: Policy) -> list[int]:
+    """One player's warnings in a game, round by round -> the penalty of each round: every
+    warning beyond the ``warnings_free`` first ones costs ``warning_penalty``."""
+    penalties = []
+    seen = 0
+    for warned in warnings:
+        seen += warned
+        penalties.append(policy.warning_penalty if warned and seen > policy.warnings_free else 0)
+    return penalties
+
+
+def solo_winner(found_top: Iterable[int], active_players: int, policy: Policy) -> int | None:
+    """The one player (an id) who alone found the top, when enough players play the game
+    (those who handed in at least one slip in it)."""
     finders = list(found_top)
-    if len(finders) == 1 and players >= policy.solo_min_players:
+    if len(finders) == 1 and active_players >= policy.solo_min_players:
         return finders[0]
     return None
+
+
+def round_average(nets: Iterable[int]) -> int:
+    """The average of the other players' net scores for a round, rounded down (rule 10)."""
+    values = list(nets)
+    return sum(values) // len(values) if values else 0

@@ -16,8 +16,8 @@ from engine.errors import NotationError, PlacementError
 SIZE = 15
 ROWS = "ABCDEFGHIJKLMNO"
 
-_LETTER_FIRST = re.compile(r"([A-Za-z])(\d{1,2})")
-_NUMBER_FIRST = re.compile(r"(\d{1,2})([A-Za-z])")
+_LETTER_FIRST = re.compile(r"([A-Za-z])([0-9]{1,2})")  # ASCII digits: \d takes any Unicode digit
+_NUMBER_FIRST = re.compile(r"([0-9]{1,2})([A-Za-z])")
 _WORD = re.compile(r"[A-Za-z]+")
 
 
@@ -61,6 +61,17 @@ def parse_ref(text: str) -> tuple[int, int, Direction]:
         f"reference {text!r} is not a grid reference: write the row letter first for a move "
         "across (H8) or the column number first for a move down (8H)"
     )
+
+
+def ref_direction(text: str) -> Direction | None:
+    """The direction a reference's form says, even off the board (``H16`` is across, ``16H``
+    down); None when it is neither form (unreadable)."""
+    ref = text.strip()
+    if _LETTER_FIRST.fullmatch(ref):
+        return Direction.ACROSS
+    if _NUMBER_FIRST.fullmatch(ref):
+        return Direction.DOWN
+    return None
 
 
 def format_ref(row: int, col: int, direction: Direction) -> str:

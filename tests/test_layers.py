@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ("engine", "tournament", "arbiter", "web")
 # What a layer may take from config: the typed environment helpers (no settings, no URLs).
 CONFIG_ALLOWED = {"config.env"}
-PURE = ("tournament.vocabulary", "tournament.errors", "arbiter.rules")
+PURE = ("tournament.vocabulary", "tournament.errors", "arbiter.rules", "arbiter.cli")
 FORBIDDEN_IN_PURE = (
     "django",
     "rest_framework",

@@ -22,6 +22,7 @@ class RulingCode(enum.StrEnum):
     MALFORMED = "malformed"
     LATE = "late"
     MISSING = "missing"
+    MULTIPLE = "multiple"
 
     @property
     def label(self) -> str:
@@ -36,15 +37,16 @@ RULING_LABELS: dict[RulingCode, str] = {
     RulingCode.NOT_ON_RACK: "Tiles not on the rack",
     RulingCode.DOES_NOT_FIT: "Does not fit the board",
     RulingCode.BAD_REFERENCE: "Wrong reference",
-    RulingCode.MALFORMED: "Blank, unreadable or multiple slip",
+    RulingCode.MALFORMED: "Blank or unreadable slip",
     RulingCode.LATE: "Late",
     RulingCode.MISSING: "No slip",
+    RulingCode.MULTIPLE: "Several slips handed in",
 }
 
 RULING_CHOICES: list[tuple[str, str]] = [(code.value, code.label) for code in RulingCode]
 
 
-def ruling_total(*, points: int, solo: int, penalty: int) -> int:
+def ruling_total(*, points: int, solo: int, penalty: int, warning_penalty: int) -> int:
     """What a ruling adds to a player's total: the move's points, plus the solo, less the
-    penalties. Standings, phones and sheets all count with this."""
-    return points + solo - penalty
+    reference penalty and the warning's penalty. Standings, phones and sheets count with this."""
+    return points + solo - penalty - warning_penalty

@@ -123,7 +123,7 @@ def _result_json(player: Player, game: Game) -> dict[str, Any] | None:
             "label": ruling.get_code_display(),
             "reason": ruling.reason,
             "points": ruling.points,
-            "penalty": ruling.penalty,
+            "penalty": ruling.penalty + ruling.warning_penalty,
             "solo": ruling.solo,
             "total": ruling.total,
             "move_score": ruling.move_score,

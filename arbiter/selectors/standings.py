@@ -64,6 +64,7 @@ def _standings(
             points=Sum("points"),
             solos=Sum("solo"),
             penalties=Sum("penalty"),
+            warning_penalties=Sum("warning_penalty"),
             warnings=Count("pk", filter=Q(warning=True)),
             tops=Count("pk", filter=Q(found_top=True)),
         )
@@ -73,7 +74,10 @@ def _standings(
     for p in players:
         s = sums.get(p.pk, {})
         total = ruling_total(
-            points=s.get("points") or 0, solo=s.get("solos") or 0, penalty=s.get("penalties") or 0
+            points=s.get("points") or 0,
+            solo=s.get("solos") or 0,
+            penalty=s.get("penalties") or 0,
+            warning_penalty=s.get("warning_penalties") or 0,
         )
         everyone.append((total, p))
     everyone.sort(key=lambda tp: (-tp[0], tp[1].name.lower(), tp[1].pk))
@@ -93,7 +97,7 @@ def _standings(
                 table=p.table,
                 points=s.get("points") or 0,
                 solos=s.get("solos") or 0,
-                penalties=s.get("penalties") or 0,
+                penalties=(s.get("penalties") or 0) + (s.get("warning_penalties") or 0),
                 warnings=s.get("warnings") or 0,
                 tops=s.get("tops") or 0,
                 total=total,

@@ -22,6 +22,7 @@ from arbiter.services.common import (
     round_locked,
     round_require,
 )
+from arbiter.services.publishing import rounds_publish_due
 from arbiter.services.scoring import round_score, round_tops_compute
 from tournament.errors import ApplicationError
 from tournament.models import Round
@@ -148,7 +149,8 @@ def round_close(*, round_id: int, now: datetime | None = None) -> bool:
 
 def rounds_sweep(*, now: datetime | None = None) -> dict[str, int]:
     """The periodic safety net (the deadline in the database is the truth): close every
-    overdue round, score every closed one, compute missing tops. Returns what it did."""
+    overdue round, score every closed one, compute missing tops, publish the rounds due to
+    publish by themselves. Returns what it did."""
     now = now or timezone.now()
     closed = sum(
         round_close(round_id=pk, now=now)
@@ -166,4 +168,5 @@ def rounds_sweep(*, now: datetime | None = None) -> dict[str, int]:
             Q(status=Round.Status.OPEN), tops_ready_at__isnull=True
         ).values_list("pk", flat=True)
     )
-    return {"closed": closed, "scored": scored, "tops": tops}
+    published = rounds_publish_due(now=now)
+    return {"closed": closed, "scored": scored, "tops": tops, "published": published}

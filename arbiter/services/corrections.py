@@ -1,8 +1,13 @@
-"""The director's corrections: annul a round still in play, amend a ruling (with a reason)."""
+"""The director's corrections: annul a round still in play; amend a ruling of any round of
+the game (with a reason), or enter the slip of a player after publication."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
+from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils import timezone
 
 from arbiter.services.common import (
     Actor,
@@ -10,8 +15,10 @@ from arbiter.services.common import (
     round_locked,
     round_require,
 )
+from arbiter.services.rulings import player_rule, rulings_derive
+from arbiter.services.slips import clean_entry
 from tournament.errors import ApplicationError
-from tournament.models import Round, Ruling
+from tournament.models import Player, Round, Ruling, Submission
 from tournament.services.audit import audit_record
 from tournament.vocabulary import RulingCode
 
@@ -34,39 +41,65 @@ def round_annul(*, round: Round, reason: str, actor: Actor) -> Round:
 def ruling_amend(
     *,
     ruling: Ruling,
-    points: int,
     reason: str,
     actor: Actor,
+    points: int | None = None,
     code: str | None = None,
     penalty: int | None = None,
+    warning: bool | None = None,
+    averaged: bool | None = None,
+    late: bool | None = None,
+    now: datetime | None = None,
 ) -> Ruling:
-    """Change a ruling after scoring (before or after publication); standings follow."""
+    """Amend a ruling of any scored or published round of the game, until the event is over
+    (rules.md, rule 11): its points or code, a warning added or removed, the reference penalty
+    set or removed, the round's average given for a second zero in a row (rule 10), the slip
+    marked late (or not: the slip is ruled again). What the game's rulings derive (found-top,
+    solos, warnings' penalties, ranks, standings) follows for this round and every later one.
+    Says why and who, in the ruling and in the audit log."""
     if not reason.strip():
         raise ApplicationError("An amended ruling needs its reason.")
-    if points < 0 or (penalty is not None and penalty < 0):
+    if (points is not None and points < 0) or (penalty is not None and penalty < 0):
         raise ApplicationError("Points and penalties are not negative.")
     if code is not None and code not in set(RulingCode):
         raise ApplicationError(f"Unknown ruling {code!r}.")
     ruling = (
-        Ruling.objects.select_for_update().select_related("round__game__event").get(pk=ruling.pk)
+        Ruling.objects.select_for_update(of=("self",))
+        .select_related("round__game__event", "submission", "player")
+        .get(pk=ruling.pk)
     )
-    round_require(ruling.round, Round.Status.SCORED, Round.Status.PUBLISHED, action="amended")
-    if code is not None and (code == Ruling.Code.MISSING) != (ruling.submission_id is None):
+    round = ruling.round
+    round_require(round, Round.Status.SCORED, Round.Status.PUBLISHED, action="amended")
+    _require_event_open(round)
+    if code is not None and (code == RulingCode.MISSING) != (ruling.submission_id is None):
         raise ApplicationError(
-            "A player who handed in no slip keeps the ruling 'missing' "
-            "(the points can still be changed)."
+            "A player who handed in no slip keeps the ruling 'missing': enter the slip instead."
             if ruling.submission_id is None
             else "A player who handed in a slip cannot be ruled 'missing'."
         )
-    before = {"code": ruling.code, "points": ruling.points, "penalty": ruling.penalty}
-    ruling.points = points
-    ruling.code = code or ruling.code
+    before = _facts(ruling)
+    if late is not None and late != (ruling.submission is not None and ruling.submission.late):
+        if ruling.submission is None:
+            raise ApplicationError("A player who handed in no slip has no slip to mark late.")
+        ruling.submission.late = late
+        ruling.submission.save(update_fields=["late"])
+        ruling = player_rule(round=round, player=ruling.player, now=now or timezone.now())
+    if points is not None:
+        ruling.points = points
+    if code is not None:
+        ruling.code = code
     if penalty is not None:
         ruling.penalty = penalty
+    if warning is not None:
+        ruling.warning = warning
+    if averaged is not None:
+        ruling.averaged = averaged
     ruling.amended = True
-    ruling.reason = f"{reason.strip()} (amended; was {before['code']}, {before['points']} points)"
-    ruling.save(update_fields=["points", "code", "penalty", "amended", "reason"])
-    round = ruling.round
+    was = f"was {before['code']}, {before['points']} points"
+    ruling.reason = f"{reason.strip()} (amended; {was})"
+    ruling.save()
+    rulings_derive(game=round.game, from_round=round.number)
+    ruling.refresh_from_db()
     audit_record(
         event=round.game.event,
         game=round.game,
@@ -76,8 +109,87 @@ def ruling_amend(
         data={
             "player": ruling.player_id,
             "before": before,
-            "after": {"code": ruling.code, "points": points, "penalty": ruling.penalty},
+            "after": _facts(ruling),
             "reason": reason,
         },
     )
     return ruling
+
+
+@transaction.atomic
+def ruling_slip_enter(
+    *,
+    round: Round,
+    player: Player,
+    word: str,
+    ref: str,
+    score: int | None,
+    reason: str,
+    actor: User,
+    late: bool = False,
+    now: datetime | None = None,
+) -> Ruling:
+    """An amendment: the slip of a player ruled "missing" (or a correction of the slip typed),
+    entered after the round was published; the player is ruled again and what the game's
+    rulings derive follows."""
+    if not reason.strip():
+        raise ApplicationError("An amended ruling needs its reason.")
+    round = (
+        Round.objects.select_for_update(of=("self",)).select_related("game__event").get(pk=round.pk)
+    )
+    round_require(round, Round.Status.PUBLISHED, action="given a slip after publication")
+    _require_event_open(round)
+    old = Ruling.objects.filter(round=round, player=player).first()
+    before = None if old is None else _facts(old)
+    word, ref = clean_entry(word, ref, score)
+    Submission.objects.filter(round=round, player=player, is_current=True).update(is_current=False)
+    Submission.objects.create(
+        round=round,
+        player=player,
+        word=word,
+        ref=ref,
+        announced_score=score,
+        received_at=now or timezone.now(),
+        source=Submission.Source.ARBITER,
+        entered_by=actor,
+        is_current=True,
+        late=late,
+    )
+    ruling = player_rule(round=round, player=player, now=now or timezone.now())
+    ruling.amended = True
+    ruling.reason = f"{ruling.reason} ({reason.strip()}: slip entered after publication)"
+    ruling.save(update_fields=["amended", "reason"])
+    ruling.refresh_from_db()
+    audit_record(
+        event=round.game.event,
+        game=round.game,
+        round=round,
+        action="arbiter.ruling.slip_entered",
+        actor=actor,
+        data={
+            "player": player.pk,
+            "slip": {"word": word, "ref": ref, "score": score, "late": late},
+            "before": before,
+            "after": _facts(ruling),
+            "reason": reason,
+        },
+    )
+    return ruling
+
+
+def _require_event_open(round: Round) -> None:
+    event = round.game.event
+    if event.status == event.Status.FINISHED:
+        raise ApplicationError(f"{event.name} is closed: its rulings can no longer be amended.")
+
+
+def _facts(ruling: Ruling) -> dict[str, object]:
+    return {
+        "code": ruling.code,
+        "points": ruling.points,
+        "penalty": ruling.penalty,
+        "warning": ruling.warning,
+        "warning_penalty": ruling.warning_penalty,
+        "averaged": ruling.averaged,
+        "solo": ruling.solo,
+    }

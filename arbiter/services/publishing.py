@@ -3,9 +3,11 @@ director's choice of the move to play."""
 
 from __future__ import annotations
 
-from datetime import datetime
+import logging
+from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from arbiter.services.common import (
@@ -22,6 +24,8 @@ from engine.validate import validate
 from tournament.errors import ApplicationError
 from tournament.models import Game, Round
 from tournament.services.audit import audit_record
+
+log = logging.getLogger(__name__)
 
 
 @transaction.atomic
@@ -104,3 +108,30 @@ def round_top_choose(*, round: Round, ref: str, word: str, actor: Actor) -> Roun
         data={"ref": move.ref, "word": move.word, "score": verdict.score, "kind": kind},
     )
     return round
+
+
+def rounds_publish_due(*, now: datetime | None = None) -> int:
+    """Publish by themselves the scored rounds of events that ask for it (``Event.
+    publish_after_seconds``), once that long has passed since the round's last ruling (an
+    arbiter typing paper slips keeps it open). Returns how many were published."""
+    now = now or timezone.now()
+    due = (
+        Round.objects.filter(
+            status=Round.Status.SCORED, game__event__publish_after_seconds__isnull=False
+        )
+        .annotate(last=Max("rulings__ruled_at"))
+        .select_related("game__event")
+    )
+    published = 0
+    for round in due:
+        delay = timedelta(seconds=round.game.event.publish_after_seconds or 0)
+        last = max(filter(None, (round.last, round.scored_at)), default=now)
+        if last + delay > now:
+            continue
+        try:
+            round_publish(round=round, actor=None, now=now)
+        except ApplicationError as exc:  # the director must look: say so, publish the rest
+            log.warning("round %s was not published by itself: %s", round.pk, exc.message)
+        else:
+            published += 1
+    return published

@@ -1,5 +1,6 @@
 """Scoring a closed round: every legal move for the rack (the tops, and how many moves score
-what, for ranks), one ruling per registered player, the solo, and the top to play.
+what, for ranks), one ruling per registered player (``arbiter.services.rulings``), and the top
+to play.
 
 ``round_score`` claims the round (closed -> scored) with a conditional UPDATE in the same
 transaction as the rulings: a crash leaves it closed for the sweep, a second run does nothing.
@@ -11,16 +12,16 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count
 from django.utils import timezone
 
-from arbiter.rules import RoundJudge, Slip, score_counts, solo_winner, warning_penalties
-from arbiter.state import board_of, lexicon_for, policy_for
+from arbiter.rules import score_counts
+from arbiter.services.rulings import round_rule
+from arbiter.state import board_of, lexicon_for
 from engine.game import choose_top
 from engine.move import Move
 from engine.movegen import ScoredMove, generate
 from engine.tiles import TileSet
-from tournament.models import Event, Player, Round, Ruling, Submission
+from tournament.models import Round
 from tournament.services.audit import audit_record
 
 TOPS_KEPT = 20  # moves kept on the round for the console, beyond every move of the top score
@@ -60,9 +61,10 @@ def _tops(round: Round) -> list[ScoredMove]:
 
 
 def round_score(*, round_id: int, now: datetime | None = None) -> Round | None:
-    """Rule every registered player's slip (or its absence), give the solo, choose the top to
-    play. Claimed by a conditional UPDATE (closed -> scored) in the same transaction as the
-    rulings, so a crash leaves the round closed for the sweep, and a second run does nothing."""
+    """Rule every registered player's slip (or its absence), derive the solos, found-tops and
+    warnings' penalties, choose the top to play. Claimed by a conditional UPDATE (closed ->
+    scored) in the same transaction as the rulings, so a crash leaves the round closed for the
+    sweep, and a second run does nothing."""
     now = now or timezone.now()
     with transaction.atomic():
         claimed = Round.objects.filter(pk=round_id, status=Round.Status.CLOSED).update(
@@ -76,19 +78,7 @@ def round_score(*, round_id: int, now: datetime | None = None) -> Round | None:
             round.refresh_from_db()
         game = round.game
         event = game.event
-        judge = RoundJudge(
-            board=board_of(game),
-            rack=round.rack,
-            lexicon=lexicon_for(game.lexicon),
-            tiles=TileSet.load(game.tile_set),
-            round_number=round.number,
-            top_score=round.tops[0]["score"] if round.tops else 0,
-            score_counts={int(s): n for s, n in round.score_counts.items()},
-            policy=policy_for(event),
-        )
-        rulings = _rule_all(round, event, judge, now)
-        Ruling.objects.filter(round=round).delete()
-        Ruling.objects.bulk_create(rulings, batch_size=500)
+        rulings = round_rule(round=round, now=now)
         if not round.played_word and round.tops:
             top = choose_top(_tops(round), round.rack, TileSet.load(game.tile_set))
             round.played_ref, round.played_word, round.played_score = top.ref, top.word, top.score
@@ -105,47 +95,3 @@ def round_score(*, round_id: int, now: datetime | None = None) -> Round | None:
             data={"rulings": codes, "top": round.played_word},
         )
     return round
-
-
-def _rule_all(round: Round, event: Event, judge: RoundJudge, now: datetime) -> list[Ruling]:
-    policy = judge.policy
-    players = list(Player.objects.filter(event=event).only("pk"))
-    slips = {s.player_id: s for s in Submission.objects.filter(round=round, is_current=True)}
-    warnings_before = dict(
-        Ruling.objects.filter(round__game=round.game, round__number__lt=round.number, warning=True)
-        .exclude(round__status=Round.Status.ANNULLED)
-        .values_list("player")
-        .annotate(n=Count("pk"))
-    )
-    rulings: list[Ruling] = []
-    for player in players:
-        slip = slips.get(player.pk)
-        ruled = judge.rule(
-            None if slip is None else Slip(slip.word, slip.ref, slip.announced_score, slip.late)
-        )
-        extra = warning_penalties(warnings_before.get(player.pk, 0), ruled.warning, policy)
-        reason = ruled.reason + (
-            f"; warning beyond the {policy.warnings_free} free ones: -{extra}" if extra else ""
-        )
-        rulings.append(
-            Ruling(
-                round=round,
-                player_id=player.pk,
-                submission=slip,
-                code=ruled.code.value,
-                reason=reason,
-                move_score=ruled.move_score,
-                points=ruled.points,
-                warning=ruled.warning,
-                penalty=ruled.penalty + extra,
-                rank=ruled.rank,
-                found_top=ruled.found_top,
-                ruled_at=now,
-            )
-        )
-    solo = solo_winner([r.player_id for r in rulings if r.found_top], len(players), policy)
-    for r in rulings:
-        if r.player_id == solo:
-            r.solo = policy.solo_bonus
-            r.reason += f"; the only player to find the top: +{policy.solo_bonus} (solo)"
-    return rulings

@@ -1,13 +1,15 @@
 """Slips: a player's word, grid reference and announced score for the open round.
 
-A slip is accepted only from a player registered in the round's event, for the open round,
-before the deadline plus the grace on the server clock. A newer slip replaces the older one
-(both are kept, the newer is current). An arbiter may enter a slip for a player (paper events)
-while the round is open or closed, marked as such. Every refusal says why.
+A player's slip is accepted from a player registered in the round's event when it arrived
+before the deadline plus the grace on the server clock; a newer one replaces the older (both
+are kept, the newer is current). An arbiter enters paper slips from the opening until the
+round is published (rules.md, rule 12), and says what an entry is when the player already has
+a slip (rule 7). Every refusal says why; a slip recorded is always ruled.
 """
 
 from __future__ import annotations
 
+import enum
 from collections import Counter
 from datetime import datetime, timedelta
 
@@ -15,6 +17,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from arbiter.services.rulings import player_rule
 from arbiter.state import board_of
 from engine.errors import EngineError, NotationError
 from engine.move import Move
@@ -69,6 +72,31 @@ def _clean(round: Round, word: str, ref: str, score: int | None) -> tuple[str, s
     return word, ref
 
 
+def clean_entry(word: str, ref: str, score: int | None) -> tuple[str, str]:
+    """An arbiter's entry is recorded as the paper says, even unreadable (the ruling says so:
+    an unreadable word is "malformed", an unreadable reference counts as none); only what
+    cannot be stored is refused."""
+    word, ref = word.strip(), ref.strip().upper()
+    if not word:
+        raise SlipRefused("Type the word as the slip has it.", data={"code": "malformed_word"})
+    if len(word) > 15:
+        raise SlipRefused(
+            f"The word {word!r} has {len(word)} letters: at most 15.",
+            data={"code": "malformed_word"},
+        )
+    if len(ref) > 4:
+        raise SlipRefused(
+            f"The reference {ref!r} is longer than a grid reference (H8, 8H, 12O, O12).",
+            data={"code": "malformed_reference"},
+        )
+    if score is not None and not 0 <= score <= 9999:
+        raise SlipRefused(
+            "The announced score is a whole number from 0 to 9999.",
+            data={"code": "malformed_score"},
+        )
+    return word, ref
+
+
 def _check_rack(round: Round, word: str, ref: str) -> None:
     """Refuse at once a slip whose new tiles are not on the rack (the player can still fix it).
     Only when the word can be placed at its reference; otherwise the ruling will say why."""
@@ -99,6 +127,68 @@ def _check_rack(round: Round, word: str, ref: str) -> None:
         )
 
 
+class Existing(enum.StrEnum):
+    """What an arbiter's entry is, when the player already has a slip for the round (rule 7)."""
+
+    CORRECTION = "correction"  # it replaces the slip: a typing error
+    MULTIPLE = "multiple"  # the player handed in several slips: ruled 0, "multiple"
+
+
+def _current_json(slip: Submission) -> dict[str, object]:
+    return {
+        "word": slip.word,
+        "ref": slip.ref,
+        "score": slip.announced_score,
+        "source": slip.source,
+        "late": slip.late,
+    }
+
+
+def _check_arbiter_entry(round: Round, entered_by: User | None) -> None:
+    if entered_by is None:
+        raise SlipRefused(
+            "A slip entered by an arbiter says who entered it.", data={"code": "no_arbiter"}
+        )
+    if round.status == Round.Status.PUBLISHED:
+        raise SlipRefused(
+            f"Round {round.number} is published: amend the player's ruling instead "
+            "(it says why and who).",
+            data={"code": "round_published"},
+        )
+    if round.status not in (Round.Status.OPEN, Round.Status.CLOSED, Round.Status.SCORED):
+        raise SlipRefused(
+            f"Round {round.number} is {round.status}: slips are entered once it is open, "
+            "until it is published.",
+            data={"code": "round_not_open"},
+        )
+
+
+def _check_phone_slip(round: Round, player: Player, at: datetime, late: bool) -> None:
+    """A player's own slip counts when it arrived (``at``, stamped when the request came in)
+    before the deadline plus the grace, even if the round has closed since."""
+    if late:
+        raise SlipRefused("Only an arbiter marks a slip late.", data={"code": "not_an_arbiter"})
+    if not player.token_is_active:
+        raise SlipRefused(
+            "This player's access has been revoked: ask the director.", data={"code": "revoked"}
+        )
+    on_time = round.status in (Round.Status.CLOSED, Round.Status.SCORED)
+    if round.status != Round.Status.OPEN and not on_time:
+        raise SlipRefused(
+            f"Round {round.number} is not open (it is {round.status}).",
+            data={"code": "round_not_open"},
+        )
+    grace = timedelta(seconds=round.game.event.grace_seconds)
+    assert round.deadline is not None
+    if not (round.is_paused and round.status == Round.Status.OPEN) and at > round.deadline + grace:
+        raise SlipRefused(
+            f"The deadline has passed: round {round.number} "
+            f"closed at {round.deadline:%H:%M:%S} "
+            f"and this slip arrived at {at:%H:%M:%S} (server time).",
+            data={"code": "deadline_passed"},
+        )
+
+
 @transaction.atomic
 def slip_submit(
     *,
@@ -111,9 +201,26 @@ def slip_submit(
     at: datetime | None = None,
     entered_by: User | None = None,
     late: bool = False,
+    existing: Existing | None = None,
 ) -> Submission:
-    """Record a slip; the player's earlier slip for the round stays, no longer current."""
+    """Record a slip; the player's earlier slip for the round stays, no longer current.
+
+    A player's slip (phone, API) counts when it arrived before the deadline plus the grace;
+    a later one replaces it. An arbiter's entry counts from the opening until the round is
+    published, on time unless the arbiter marks it late; when the player already has a slip,
+    the arbiter says what the entry is (``existing``: a correction, or several slips handed in)
+    - never a silent replacement. A slip recorded once the round is scored is ruled at once.
+
+    The round is locked first: a slip and the round's close are serialised, so every slip
+    recorded here is ruled (by the scoring, or at once when the round is already scored).
+    """
     at = at or timezone.now()
+    round = (
+        Round.objects.select_for_update(of=("self",))
+        .select_related("game__event")
+        .only(*_ROUND_COLUMNS)
+        .get(pk=round.pk)
+    )
     # One slip at a time per player. Only the columns used here are read: this runs for every
     # slip of a room handing in at the deadline.
     player = (
@@ -121,46 +228,30 @@ def slip_submit(
         .only("pk", "event_id", "name", "table", "token_revoked_at")
         .get(pk=player.pk)
     )
-    round = Round.objects.select_related("game__event").only(*_ROUND_COLUMNS).get(pk=round.pk)
     event = round.game.event
     if player.event_id != event.pk:
         raise SlipRefused(
             f"{player.name} is not registered in {event.name}.", data={"code": "not_your_event"}
         )
-    if source == Submission.Source.ARBITER:
-        if entered_by is None:
-            raise SlipRefused(
-                "A slip entered by an arbiter says who entered it.", data={"code": "no_arbiter"}
-            )
-        if round.status not in (Round.Status.OPEN, Round.Status.CLOSED):
-            raise SlipRefused(
-                f"Round {round.number} is {round.status}: "
-                "slips are entered while it is open or closed.",
-                data={"code": "round_not_open"},
-            )
+    arbiter = source == Submission.Source.ARBITER
+    if arbiter:
+        _check_arbiter_entry(round, entered_by)
+        word, ref = clean_entry(word, ref, score)
     else:
-        if late:
-            raise SlipRefused("Only an arbiter marks a slip late.", data={"code": "not_an_arbiter"})
-        if not player.token_is_active:
-            raise SlipRefused(
-                "This player's access has been revoked: ask the director.", data={"code": "revoked"}
-            )
-        if round.status != Round.Status.OPEN:
-            raise SlipRefused(
-                f"Round {round.number} is not open (it is {round.status}).",
-                data={"code": "round_not_open"},
-            )
-        grace = timedelta(seconds=event.grace_seconds)
-        if not round.accepts_slips(at=at, grace=grace):
-            assert round.deadline is not None
-            raise SlipRefused(
-                f"The deadline has passed: round {round.number} "
-                f"closed at {round.deadline:%H:%M:%S} "
-                f"and this slip arrived at {at:%H:%M:%S} (server time).",
-                data={"code": "deadline_passed"},
-            )
-    word, ref = _clean(round, word, ref, score)
-    Submission.objects.filter(round=round, player=player, is_current=True).update(is_current=False)
+        _check_phone_slip(round, player, at, late)
+        word, ref = _clean(round, word, ref, score)
+    current = Submission.objects.filter(round=round, player=player, is_current=True).first()
+    if arbiter and current is not None and existing is None:
+        raise SlipRefused(
+            f"{player.name} already has a slip for round {round.number} "
+            f"({current.ref or '-'} {current.word} {current.announced_score}, "
+            f"{current.get_source_display().lower()}): say whether this entry corrects it or "
+            "whether several slips were handed in.",
+            data={"code": "slip_exists", "existing": _current_json(current)},
+        )
+    if current is not None:
+        current.is_current = False
+        current.save(update_fields=["is_current"])
     slip = Submission.objects.create(
         round=round,
         player=player,
@@ -172,8 +263,9 @@ def slip_submit(
         entered_by=entered_by,
         is_current=True,
         late=late,
+        multiple=arbiter and current is not None and existing is Existing.MULTIPLE,
     )
-    if source == Submission.Source.ARBITER:
+    if arbiter:
         audit_record(
             event=event,
             game=round.game,
@@ -187,8 +279,14 @@ def slip_submit(
                 "ref": ref,
                 "score": score,
                 "late": late,
+                "existing": None if current is None else str(existing),
+                "replaced": None if current is None else _current_json(current),
+                "round_status": round.status,
             },
         )
+    if round.status == Round.Status.SCORED:
+        scored = Round.objects.select_related("game__event").get(pk=round.pk)
+        player_rule(round=scored, player=player, now=timezone.now())
     return slip
 
 

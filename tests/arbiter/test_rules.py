@@ -79,14 +79,28 @@ def test_tiles_not_from_the_rack_score_zero(horn: Board) -> None:
     assert (ruled.code, ruled.points) == (Code.NOT_ON_RACK, 0) and "M" in ruled.reason
 
 
-def test_an_unmarked_blank_is_a_tile_not_from_the_rack(horn: Board) -> None:
-    assert judge(horn, "AF?XYZQ").rule(Slip("FARM", "8F", 9)).code is Code.NOT_ON_RACK
+def test_an_unmarked_blank_is_scored_where_it_must_be_with_a_warning(horn: Board) -> None:
+    ruled = judge(horn, "AF?XYZQ").rule(Slip("FARM", "8F", 9))
+    assert (ruled.code, ruled.points, ruled.warning) == (Code.VALID_WARNING, 6, True)
+    assert "FARm" in ruled.reason
     ruled = judge(horn, "AF?XYZQ").rule(Slip("FARm", "8F", 6))
-    assert (ruled.code, ruled.points) == (Code.VALID, 6)
+    assert (ruled.code, ruled.points, ruled.warning) == (Code.VALID, 6, False)
 
 
-def test_a_word_that_fits_nowhere_scores_zero(horn: Board) -> None:
+def test_a_word_whose_tiles_are_on_the_rack_at_no_placement_scores_zero(horn: Board) -> None:
     ruled = judge(horn, "ZZZZZZZ").rule(Slip("JAZZ", "8F", 9))
+    assert (ruled.code, ruled.points) == (Code.NOT_ON_RACK, 0)
+    assert "at any placement" in ruled.reason
+
+
+def test_a_word_not_in_the_lexicon_that_stands_nowhere_is_an_invalid_word(horn: Board) -> None:
+    ruled = judge(horn, "ZZZZZZZ").rule(Slip("ZZZZZZZZZZZZZZZ", "A1", 9))
+    assert (ruled.code, ruled.points) == (Code.INVALID_WORD, 0)
+
+
+def test_a_word_that_fits_nowhere_scores_zero() -> None:
+    full = Board.from_lines([".QQQQQQQQQQQQQQ"] + ["Q" * 15] * 14)  # one empty square, A1
+    ruled = judge(full, "AAAAAAA").rule(Slip("AA", "A1", 2))
     assert (ruled.code, ruled.points) == (Code.DOES_NOT_FIT, 0)
 
 
@@ -146,8 +160,9 @@ def test_a_malformed_late_or_missing_slip_scores_zero() -> None:
 
 def test_warnings_cost_points_from_the_fourth_of_a_game() -> None:
     policy = Policy()
-    assert [warning_penalties(before, True, policy) for before in range(5)] == [0, 0, 0, 5, 5]
-    assert warning_penalties(7, False, policy) == 0
+    assert warning_penalties([True] * 5, policy) == [0, 0, 0, 5, 5]
+    assert warning_penalties([True, False, True, True, False, True], policy) == [0, 0, 0, 0, 0, 5]
+    assert warning_penalties([True] * 3, Policy(warnings_free=1, warning_penalty=2)) == [0, 2, 2]
 
 
 def test_a_solo_needs_one_finder_and_enough_players() -> None:

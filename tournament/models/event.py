@@ -43,6 +43,12 @@ class Event(models.Model):
         default=10, help_text="Bonus when only one player finds the top."
     )
     solo_min_players = models.IntegerField(default=16, help_text="Players needed for a solo bonus.")
+    publish_after_seconds = models.IntegerField(
+        null=True,
+        blank=True,
+        help_text="Publish a scored round by itself this long after its last ruling "
+        "(empty: the director publishes).",
+    )
     tile_set = models.CharField(max_length=8, choices=TileSet.choices, default=TileSet.EN)
     lexicon = models.CharField(
         max_length=64,
@@ -72,6 +78,10 @@ class Event(models.Model):
                     solo_min_players__gte=0,
                 ),
                 name="event_rules_non_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(publish_after_seconds__isnull=True) | Q(publish_after_seconds__gte=0),
+                name="event_publish_after_non_negative",
             ),
             models.CheckConstraint(
                 condition=Q(warning_seconds__lt=models.F("round_seconds")),

@@ -44,6 +44,10 @@ class Submission(models.Model):
     late = models.BooleanField(
         default=False, help_text="Handed in after the deadline (an arbiter's entry says so)."
     )
+    multiple = models.BooleanField(
+        default=False,
+        help_text="Several slips were handed in for the round (an arbiter's entry says so).",
+    )
 
     class Meta:
         verbose_name = "slip"
@@ -85,7 +89,14 @@ class Ruling(models.Model):
     )
     points = models.IntegerField(default=0, help_text="Points awarded for the move.")
     warning = models.BooleanField(default=False)
-    penalty = models.IntegerField(default=0)
+    penalty = models.IntegerField(default=0, help_text="The reference penalty (2016 rule).")
+    warning_penalty = models.IntegerField(
+        default=0, help_text="Derived: this warning's cost, beyond the game's free warnings."
+    )
+    averaged = models.BooleanField(
+        default=False,
+        help_text="The director gave the round's average for a second zero in a row (rule 10).",
+    )
     solo = models.IntegerField(default=0)
     rank = models.PositiveIntegerField(
         null=True, blank=True, help_text="Where the move ranks among all legal moves; 1 = top."
@@ -102,7 +113,7 @@ class Ruling(models.Model):
                 condition=Q(code__in=[code.value for code in RulingCode]), name="ruling_code_valid"
             ),
             models.CheckConstraint(
-                condition=Q(points__gte=0, penalty__gte=0, solo__gte=0),
+                condition=Q(points__gte=0, penalty__gte=0, warning_penalty__gte=0, solo__gte=0),
                 name="ruling_points_non_negative",
             ),
             models.CheckConstraint(
@@ -121,4 +132,9 @@ class Ruling(models.Model):
     @property
     def total(self) -> int:
         """What the ruling adds to the standings (``ruling_total``)."""
-        return ruling_total(points=self.points, solo=self.solo, penalty=self.penalty)
+        return ruling_total(
+            points=self.points,
+            solo=self.solo,
+            penalty=self.penalty,
+            warning_penalty=self.warning_penalty,
+        )

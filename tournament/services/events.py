@@ -38,6 +38,7 @@ POLICY_FIELDS = (
     "reference_penalty",
     "solo_bonus",
     "solo_min_players",
+    "publish_after_seconds",
     "tile_set",
     "lexicon",
     "board_layout",

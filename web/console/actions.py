@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404
 
 from arbiter.selectors.console import round_current
 from arbiter.services import clock, corrections, publishing, racks
-from arbiter.services.slips import slip_check, slip_submit
+from arbiter.services.slips import Existing, slip_check, slip_submit
 from tournament.errors import ApplicationError
 from tournament.models import Game, Player, Round, Ruling, Submission
 from web.inputs import (
@@ -41,7 +41,17 @@ INT_BOUNDS = {
 }
 INT_DEFAULT_BOUNDS = Bounds(INT32_MIN, INT32_MAX)  # any other number: an integer column's
 # The longest text each field may hold (the column's, or a generous line for a reason).
-TEXT_MAX_LENGTH = {"rack": 16, "reason": 1000, "ref": 8, "word": 32, "code": 24}
+TEXT_MAX_LENGTH = {
+    "rack": 16,
+    "reason": 1000,
+    "ref": 8,
+    "word": 32,
+    "code": 24,
+    "existing": 16,
+    "warning": 16,
+    "averaged": 16,
+    "late": 16,
+}
 TEXT_DEFAULT_MAX_LENGTH = 200
 
 
@@ -187,6 +197,19 @@ def _choose_top(game: Game, user: User, data: Data) -> str:
     return f"The move to play is {chosen.played_ref} {chosen.played_word} ({chosen.played_score})."
 
 
+def _choice(data: Data, key: str) -> bool | None:
+    """A yes/no field an amendment may leave alone: "1"/"on"/"true" yes, "0"/"off"/"false" no,
+    empty or absent: unchanged."""
+    value = _text(data, key).strip().lower()
+    if value in {"", "unchanged"}:
+        return None
+    if value in {"1", "on", "true", "yes"}:
+        return True
+    if value in {"0", "off", "false", "no"}:
+        return False
+    raise ApplicationError(f"{key.capitalize()} is yes (1) or no (0), not {value!r}.")
+
+
 def _amend(game: Game, user: User, data: Data) -> str:
     ruling = (
         Ruling.objects.filter(pk=_int(data, "ruling"), round__game=game)
@@ -195,17 +218,42 @@ def _amend(game: Game, user: User, data: Data) -> str:
     )
     if ruling is None:
         raise ApplicationError("No such ruling in this game.")
-    code = _text(data, "code").strip() or None
     amended = corrections.ruling_amend(
         ruling=ruling,
-        points=_int(data, "points") or 0,
+        points=_int(data, "points", required=False),
         penalty=_int(data, "penalty", required=False),
-        code=code,
+        code=_text(data, "code").strip() or None,
+        warning=_choice(data, "warning"),
+        averaged=_choice(data, "averaged"),
+        late=_choice(data, "late"),
         reason=_text(data, "reason"),
         actor=user,
     )
     return (
-        f"{ruling.player.name}: now {amended.points} points ({amended.get_code_display().lower()})."
+        f"{ruling.player.name}: now {amended.total} points ({amended.get_code_display().lower()})."
+    )
+
+
+def _amend_slip(game: Game, user: User, data: Data) -> str:
+    """The slip of a player entered after its round was published (an amendment)."""
+    number = _int(data, "round")
+    published = game.rounds.filter(number=number, status=Round.Status.PUBLISHED).first()
+    if published is None:
+        raise ApplicationError(f"Round {number} of game {game.number} is not published.")
+    player = _player_at(game, data)
+    ruling = corrections.ruling_slip_enter(
+        round=published,
+        player=player,
+        word=_text(data, "word"),
+        ref=_ref(data),
+        score=_int(data, "score", required=False),
+        late=_flag(data, "late"),
+        reason=_text(data, "reason"),
+        actor=user,
+    )
+    return (
+        f"Table {player.table} ({player.name}), round {number}: "
+        f"{ruling.get_code_display().lower()}, {ruling.total} points."
     )
 
 
@@ -226,6 +274,11 @@ def _slip(game: Game, user: User, data: Data) -> str:
         verdict = "agrees" if agree else "DISAGREES with the first: flagged for the director"
         return f"Table {player.table} ({player.name}): second entry {verdict}."
     late = _flag(data, "late")
+    existing = _text(data, "existing").strip()
+    if existing and existing not in set(Existing):
+        raise ApplicationError(
+            f"An entry over a slip is a correction or multiple, not {existing!r}."
+        )
     slip = slip_submit(
         player=player,
         round=current,
@@ -235,6 +288,7 @@ def _slip(game: Game, user: User, data: Data) -> str:
         source=Submission.Source.ARBITER,
         entered_by=user,
         late=late,
+        existing=Existing(existing) if existing else None,
     )
     return (
         f"Table {player.table} ({player.name}): {slip.ref or '-'} {slip.word} "
@@ -261,6 +315,7 @@ ACTIONS: dict[str, tuple[tuple[str, ...], Action]] = {
     "annul": ((DIRECTOR,), _annul),
     "choose_top": (STAFF, _choose_top),
     "amend": (STAFF, _amend),
+    "amend_slip": ((DIRECTOR, ARBITER), _amend_slip),
     "slip": ((DIRECTOR, ARBITER), _slip),
 }
 

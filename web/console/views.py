@@ -4,7 +4,7 @@ or selector, render. The staff API (``web.api.staff``) runs the same actions."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
@@ -15,7 +15,7 @@ from arbiter.selectors.console import (
     round_moves_ranked,
 )
 from tournament.errors import ApplicationError
-from tournament.models import AuditEntry, Round
+from tournament.models import AuditEntry, Game, Round
 from tournament.vocabulary import RULING_CHOICES
 from web.console.actions import game_or_404, perform
 from web.console.board import board_rows
@@ -27,6 +27,9 @@ from web.permissions import (
     event_roles,
     role_require,
 )
+
+# An arbiter types paper slips from the opening until the round is published (rules.md, 12).
+ENTRY_STATUSES = (Round.Status.OPEN, Round.Status.CLOSED, Round.Status.SCORED)
 
 
 @event_roles(*STAFF)
@@ -56,6 +59,8 @@ def game_action(
     try:
         messages.success(request, perform(game, request.user, action, request.POST))
     except ApplicationError as exc:
+        if action == "slip":  # the arbiter's typing is never lost: the form comes back filled
+            return _slip_entry_page(request, game, typed=request.POST, refused=exc, status=400)
         messages.error(request, exc.message)
     target = "console:slip_entry" if action == "slip" else "console:game"
     return redirect(target, slug=slug, number=number)
@@ -125,12 +130,31 @@ def game_audit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @event_roles(*STAFF)
 def slip_entry(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The arbiters' keyboard-fast form for paper slips: table, word, reference, score, Enter."""
-    game = game_or_404(slug, number)
+    return _slip_entry_page(request, game_or_404(slug, number))
+
+
+def _slip_entry_page(
+    request: HttpRequest,
+    game: Game,
+    *,
+    typed: QueryDict | None = None,
+    refused: ApplicationError | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The entry form; after a refusal, filled with what was typed, the reason, and (when the
+    player already has a slip) the choice between a correction and multiple slips."""
     role = role_require(request.user, game.event, DIRECTOR, ARBITER)
     current = round_current(game)
     state = console_state(game=game, now=timezone.now())
-    return render(
-        request,
-        "console/slip_entry.html",
-        {"game": game, "event": game.event, "round": current, "state": state, "role": role},
-    )
+    context: dict[str, object] = {
+        "game": game,
+        "event": game.event,
+        "round": current,
+        "state": state,
+        "role": role,
+        "typed": typed or {},
+        "refused": refused,
+        "existing": refused.data.get("existing") if refused is not None else None,
+        "accepts": current is not None and current.status in ENTRY_STATUSES,
+    }
+    return render(request, "console/slip_entry.html", context, status=status)

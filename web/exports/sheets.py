@@ -65,13 +65,13 @@ def _published(game: Game) -> list[Round]:
 
 
 def _awarded(game: Game) -> dict[tuple[int, int], int]:
-    """{(player id, round id): points + solo - penalty} for the published rounds of ``game``."""
+    """{(player id, round id): what the ruling added (``ruling_total``)}, published rounds."""
     rows = Ruling.objects.filter(
         round__game=game, round__status=Round.Status.PUBLISHED
-    ).values_list("player_id", "round_id", "points", "solo", "penalty")
+    ).values_list("player_id", "round_id", "points", "solo", "penalty", "warning_penalty")
     return {
-        (p, r): ruling_total(points=points, solo=solo, penalty=penalty)
-        for p, r, points, solo, penalty in rows.iterator(2000)
+        (p, r): ruling_total(points=points, solo=solo, penalty=penalty, warning_penalty=warned)
+        for p, r, points, solo, penalty, warned in rows.iterator(2000)
     }
 
 
@@ -142,7 +142,7 @@ def rounds_sheet(game: Game, standings: Standings, *, title: str = "Rounds") -> 
 
 def scores_sheet(game: Game, standings: Standings, *, title: str = "Scores") -> Sheet:
     """One row per player (standings order), one column per published round headed by its
-    number: the points awarded in the round (points + solo - penalty); then the total."""
+    number: the points awarded in the round (``ruling_total``); then the total."""
     published = _published(game)
 
     def rows() -> Iterator[Row]:
@@ -173,6 +173,7 @@ def slips_sheet(game: Game, *, title: str = "Slips") -> Sheet:
                 "points",
                 "solo",
                 "penalty",
+                "warning_penalty",
                 "code",
                 "reason",
                 "player__table",
@@ -190,6 +191,7 @@ def slips_sheet(game: Game, *, title: str = "Slips") -> Sheet:
             points,
             solo,
             penalty,
+            warned,
             code,
             reason,
             table,
@@ -203,14 +205,14 @@ def slips_sheet(game: Game, *, title: str = "Slips") -> Sheet:
                 word or "",
                 ref or "",
                 announced,
-                ruling_total(points=points, solo=solo, penalty=penalty),
+                ruling_total(points=points, solo=solo, penalty=penalty, warning_penalty=warned),
                 labels.get(code, code),
                 reason,
                 table,
                 move_score,
                 points,
                 solo,
-                penalty,
+                penalty + warned,
                 "yes" if warning else "",
                 "yes" if amended else "",
             )

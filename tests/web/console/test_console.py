@@ -167,10 +167,14 @@ def test_an_arbiter_runs_the_round_enters_slips_and_amends_but_may_not_annul(
     assert "resumed" in messages_of(act(client, game, "resume"))[0]
     annul = client.post(reverse("console:action", args=[game.event.slug, 1, "annul"]))
     assert annul.status_code == 403  # annulling a round is the director's
-    assert (
-        "No player sits at table 9"
-        in messages_of(act(client, game, "slip", table=9, word="WROTE", ref="H4", score=24))[0]
+    # docs/design.md, "Roles": arbiters amend rulings (with a reason); here nothing is scored yet
+    assert "No such ruling" in messages_of(act(client, game, "amend", ruling=1, reason="x"))[0]
+    refused = client.post(
+        reverse("console:action", args=[game.event.slug, 1, "slip"]),
+        {"table": 9, "word": "WROTE", "ref": "H4", "score": 24},
     )
+    assert refused.status_code == 400  # the form comes back with what was typed
+    assert b"No player sits at table 9" in refused.content and b'value="WROTE"' in refused.content
 
 
 def test_a_second_entry_that_disagrees_is_flagged_for_the_director(

@@ -33,10 +33,10 @@ def _table(ws) -> tuple[list, list[tuple]]:
 
 
 def _totals(rulings) -> dict[str, int]:
-    """Each player's total straight from the Ruling rows (points + solo - penalty)."""
+    """Each player's total straight from the Ruling rows (points + solo - penalties)."""
     totals: dict[str, int] = defaultdict(int)
     for r in rulings.select_related("player"):
-        totals[r.player.name] += r.points + r.solo - r.penalty
+        totals[r.player.name] += r.points + r.solo - r.penalty - r.warning_penalty
     return totals
 
 

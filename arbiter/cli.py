@@ -1,0 +1,170 @@
+"""The ruling contract (``python -m arbiter``), as docs/design.md fixes it ("Ruling CLI").
+
+    python -m arbiter batch [--lexicon enable|PATH] [--tiles en|fr] [--layout standard|...]
+
+reads JSON lines and answers one JSON line each, in order, with the same pure functions the
+services rule with (``arbiter.rules``); no database. A request::
+
+    {"op": "rule", "board": [15 strings], "rack": "AFMEIOT", "round": 2,
+     "slip": {"word": "FARM", "ref": "10E", "score": 9}, "policy": {...optional overrides}}
+
+``ref`` may be ``""`` (none given), ``score`` null (none announced); ``late`` and ``multiple``
+are what an arbiter's entry says. The answer: ``{"code", "points", "penalty", "warning",
+"net", "move_score", "found_top", "rank", "reason"}``. A line that cannot be read answers
+``{"error": "..."}`` and the batch goes on. A bad command line exits 2 with one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from collections.abc import Sequence
+from functools import cache
+from typing import Any, NoReturn, TextIO, TypedDict
+
+from arbiter.rules import Policy, RoundJudge, Slip, score_counts
+from engine.board import LAYOUTS, Board, Layout
+from engine.cli import UsageError, board_from_json, parse_rack
+from engine.errors import EngineError
+from engine.lexicon import DEFAULT, Lexicon
+from engine.movegen import generate
+from engine.tiles import TILE_SETS, TileSet
+
+POLICY_FIELDS = {f.name: f.type for f in dataclasses.fields(Policy)}
+
+
+class RuledJSON(TypedDict):
+    code: str
+    points: int
+    penalty: int
+    warning: bool
+    net: int
+    move_score: int | None
+    found_top: bool
+    rank: int | None
+    reason: str
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m arbiter", description="Duplicate Scrabble rulings.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    p = sub.add_parser("batch", help="JSON lines in (one slip each), one ruling out per line")
+    p.add_argument("--lexicon", default=DEFAULT, help="enable (default) or a word-list file")
+    p.add_argument("--tiles", default="en", choices=TILE_SETS, help="tile set (default en)")
+    p.add_argument("--layout", default="standard", choices=LAYOUTS, help="board layout")
+    return parser
+
+
+def _policy(raw: Any) -> Policy:
+    if raw is None:
+        return Policy()
+    if not isinstance(raw, dict):
+        raise UsageError('"policy" must be an object')
+    unknown = sorted(set(raw) - set(POLICY_FIELDS))
+    if unknown:
+        raise UsageError(f'"policy" has no {", ".join(unknown)}: use {", ".join(POLICY_FIELDS)}')
+    for name, value in raw.items():
+        wanted = bool if name == "reference_rule_2016" else int
+        if type(value) is not wanted or (wanted is int and value < 0):
+            kind = "true or false" if wanted is bool else "a whole number from 0"
+            raise UsageError(f'"policy.{name}" must be {kind}')
+    return dataclasses.replace(Policy(), **raw)
+
+
+def _slip(raw: Any) -> Slip:
+    if not isinstance(raw, dict):
+        raise UsageError('"slip" must be an object like {"word": "FARM", "ref": "8F", "score": 9}')
+    word, ref, score = raw.get("word"), raw.get("ref", ""), raw.get("score")
+    if not isinstance(word, str):
+        raise UsageError('"slip.word" must be a string')
+    if not isinstance(ref, str):
+        raise UsageError('"slip.ref" must be a string ("" when the slip gives none)')
+    if score is not None and (type(score) is not int or score < 0):
+        raise UsageError('"slip.score" must be a whole number from 0, or null')
+    flags = {k: raw.get(k, False) for k in ("late", "multiple")}
+    if any(type(v) is not bool for v in flags.values()):
+        raise UsageError('"slip.late" and "slip.multiple" are true or false')
+    return Slip(word, ref, score, late=flags["late"], multiple=flags["multiple"])
+
+
+@cache
+def _moves(
+    board: tuple[str, ...], rack: str, layout: str, lexicon: Lexicon, tiles: TileSet
+) -> tuple[int, dict[int, int]]:
+    """The top score and how many moves score what, for a board and rack (many slips share
+    them: computed once)."""
+    moves = generate(Board.from_lines(list(board), Layout.load(layout)), rack, lexicon, tiles)
+    return (moves[0].score if moves else 0), score_counts(m.score for m in moves)
+
+
+def rule_line(line: str, lexicon: Lexicon, tiles: TileSet, layout: Layout) -> dict[str, Any]:
+    """One request line -> its ruling (or ``{"error": ...}``)."""
+    try:
+        request = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return {"error": f"not a JSON object: {exc.msg} at column {exc.colno}"}
+    if not isinstance(request, dict):
+        return {"error": "each line must be a JSON object"}
+    try:
+        if request.get("op") != "rule":
+            raise UsageError(f'unknown "op" {request.get("op")!r}: use "rule"')
+        board = board_from_json(request.get("board"), layout)
+        rack = parse_rack(tiles, request.get("rack"))
+        number = request.get("round")
+        if type(number) is not int or number < 1:
+            raise UsageError('"round" must be the round number (1, 2, ...)')
+        top, counts = _moves(tuple(board.to_lines()), rack, layout.name, lexicon, tiles)
+        judge = RoundJudge(
+            board=board,
+            rack=rack,
+            lexicon=lexicon,
+            tiles=tiles,
+            round_number=number,
+            top_score=top,
+            score_counts=counts,
+            policy=_policy(request.get("policy")),
+        )
+        ruled = judge.rule(_slip(request.get("slip")))
+    except EngineError as exc:
+        return {"error": " ".join(str(exc).split())}
+    answer: RuledJSON = {
+        "code": ruled.code.value,
+        "points": ruled.points,
+        "penalty": ruled.penalty,
+        "warning": ruled.warning,
+        "net": ruled.net,
+        "move_score": ruled.move_score,
+        "found_top": ruled.found_top,
+        "rank": ruled.rank,
+        "reason": ruled.reason,
+    }
+    return dict(answer)
+
+
+def run(argv: Sequence[str], stdin: TextIO, stdout: TextIO) -> int:
+    args = _parser().parse_args(argv)
+    tiles = TileSet.load(args.tiles)
+    layout = Layout.load(args.layout)
+    lexicon = Lexicon.load(args.lexicon)
+    for line in stdin:
+        if line.strip():
+            stdout.write(json.dumps(rule_line(line, lexicon, tiles, layout)) + "\n")
+            stdout.flush()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return run(sys.argv[1:] if argv is None else argv, sys.stdin, sys.stdout)
+    except EngineError as exc:
+        print(f"python -m arbiter: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,200 @@
+"""Rulings: every slip of a round judged by ``arbiter.rules``, and what a game's rulings derive.
+
+A ruling stores what the slip itself earned (its code, the move's score, the points, a warning,
+a reference penalty, the director's amendments). What depends on the other rulings of the
+game is derived, never set by hand: whether the move found the top, its rank, the solo, the
+points of a ruling the director averaged (rule 10), and the warning's penalty (every warning
+of a game beyond the free ones). ``rulings_derive`` recomputes them from a round on, in the
+same transaction as whatever changed a ruling, so standings, phones and sheets follow.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import datetime
+
+from django.db.models import Count, Q
+
+from arbiter.rules import (
+    PLACED_CODES,
+    Code,
+    Policy,
+    RoundJudge,
+    Slip,
+    round_average,
+    solo_winner,
+    warning_penalties,
+)
+from arbiter.state import board_before, lexicon_for, policy_for
+from engine.tiles import TileSet
+from tournament.models import Game, Player, Round, Ruling, Submission
+from tournament.vocabulary import ruling_total
+
+DERIVED = ("found_top", "rank", "solo", "warning_penalty", "points")
+
+
+def judge_for(round: Round) -> RoundJudge:
+    """The judge of a round: its rack on the board it was played on, its tops (computed)."""
+    game = round.game
+    return RoundJudge(
+        board=board_before(round),
+        rack=round.rack,
+        lexicon=lexicon_for(game.lexicon),
+        tiles=TileSet.load(game.tile_set),
+        round_number=round.number,
+        top_score=round.tops[0]["score"] if round.tops else 0,
+        score_counts={int(s): n for s, n in round.score_counts.items()},
+        policy=policy_for(game.event),
+    )
+
+
+def slip_of(submission: Submission | None) -> Slip | None:
+    if submission is None:
+        return None
+    return Slip(
+        submission.word,
+        submission.ref,
+        submission.announced_score,
+        late=submission.late,
+        multiple=submission.multiple,
+    )
+
+
+def ruling_new(
+    round: Round, player_id: int, slip: Submission | None, judge: RoundJudge, *, now: datetime
+) -> Ruling:
+    """The ruling of one slip (or of its absence), its derived fields left to derive."""
+    ruled = judge.rule(slip_of(slip))
+    return Ruling(
+        round=round,
+        player_id=player_id,
+        submission=slip,
+        code=ruled.code.value,
+        reason=ruled.reason,
+        move_score=ruled.move_score,
+        points=ruled.points,
+        warning=ruled.warning,
+        penalty=ruled.penalty,
+        rank=ruled.rank,
+        found_top=ruled.found_top,
+        ruled_at=now,
+    )
+
+
+def round_rule(*, round: Round, now: datetime) -> list[Ruling]:
+    """One ruling per registered player of the event (their current slip, or "missing"),
+    replacing any the round had; then what they derive."""
+    judge = judge_for(round)
+    players = Player.objects.filter(event_id=round.game.event_id).values_list("pk", flat=True)
+    slips = {s.player_id: s for s in Submission.objects.filter(round=round, is_current=True)}
+    rulings = [ruling_new(round, pk, slips.get(pk), judge, now=now) for pk in players]
+    Ruling.objects.filter(round=round).delete()
+    Ruling.objects.bulk_create(rulings, batch_size=500)
+    rulings_derive(game=round.game, from_round=round.number)
+    return rulings
+
+
+def player_rule(*, round: Round, player: Player, now: datetime) -> Ruling:
+    """Rule one player's current slip again (a slip entered after the round was scored, a
+    correction, a late mark): the new ruling replaces the old; then what it derives."""
+    slip = Submission.objects.filter(round=round, player=player, is_current=True).first()
+    fresh = ruling_new(round, player.pk, slip, judge_for(round), now=now)
+    Ruling.objects.filter(round=round, player=player).delete()
+    fresh.save()
+    rulings_derive(game=round.game, from_round=round.number)
+    return fresh
+
+
+def rulings_derive(*, game: Game, from_round: int = 1) -> int:
+    """Recompute what the rulings of the game's ruled rounds, from ``from_round`` on, derive:
+    found-top and rank (from the move's score and the round's tops), the solo (the one player
+    who found the top, when enough players play the game), the average given for a second
+    zero, and each warning's penalty. Writes only what changed; returns how many rulings."""
+    policy = policy_for(game.event)
+    ruled = Round.objects.filter(
+        game=game, status__in=(Round.Status.SCORED, Round.Status.PUBLISHED)
+    )
+    rounds = {r.pk: r for r in ruled.filter(number__gte=from_round).order_by("number")}
+    rulings = list(Ruling.objects.filter(round_id__in=rounds).order_by("round__number", "pk"))
+    active = (
+        Submission.objects.filter(round__game=game)
+        .exclude(round__status=Round.Status.ANNULLED)
+        .values("player")
+        .distinct()
+        .count()
+    )
+    by_round: dict[int, list[Ruling]] = defaultdict(list)
+    for ruling in rulings:
+        by_round[ruling.round_id].append(ruling)
+    before = {(r.pk, f): getattr(r, f) for r in rulings for f in DERIVED}
+    for round_id, round_rulings in by_round.items():
+        _round_derive(rounds[round_id], round_rulings, active, policy)
+    _warnings_derive(game, from_round, rulings, policy)
+    changed = [r for r in rulings if any(before[(r.pk, f)] != getattr(r, f) for f in DERIVED)]
+    Ruling.objects.bulk_update(changed, DERIVED, batch_size=500)
+    return len(changed) + _earlier_solos_derive(game, from_round, active, policy)
+
+
+def _earlier_solos_derive(game: Game, from_round: int, active: int, policy: Policy) -> int:
+    """The solos of the rounds before ``from_round``: they depend on how many players play the
+    game, which a slip in a later round can change. Only their finders and solos are read."""
+    earlier = Ruling.objects.filter(
+        round__game=game,
+        round__number__lt=from_round,
+        round__status__in=(Round.Status.SCORED, Round.Status.PUBLISHED),
+    ).filter(Q(found_top=True) | Q(solo__gt=0))
+    by_round: dict[int, list[Ruling]] = defaultdict(list)
+    for ruling in earlier.only("pk", "round_id", "player_id", "found_top", "solo"):
+        by_round[ruling.round_id].append(ruling)
+    changed = []
+    for round_rulings in by_round.values():
+        finders = [r.player_id for r in round_rulings if r.found_top]
+        solo = solo_winner(finders, active, policy)
+        for r in round_rulings:
+            bonus = policy.solo_bonus if r.player_id == solo else 0
+            if r.solo != bonus:
+                r.solo = bonus
+                changed.append(r)
+    Ruling.objects.bulk_update(changed, ["solo"])
+    return len(changed)
+
+
+def _round_derive(round: Round, rulings: list[Ruling], active: int, policy: Policy) -> None:
+    top = round.tops[0]["score"] if round.tops else None
+    counts = {int(s): n for s, n in round.score_counts.items()}
+    for r in rulings:
+        placed = r.code in PLACED_CODES and r.move_score is not None and not r.averaged
+        r.found_top = placed and r.move_score == top
+        r.rank = (
+            1 + sum(n for s, n in counts.items() if s > (r.move_score or 0)) if placed else None
+        )
+    nets = {
+        r.pk: ruling_total(points=r.points, solo=0, penalty=r.penalty, warning_penalty=0)
+        for r in rulings
+        if not r.averaged and r.code != Code.MISSING
+    }
+    for r in rulings:
+        if r.averaged:
+            r.points = round_average(net for pk, net in nets.items() if pk != r.pk)
+    solo = solo_winner([r.player_id for r in rulings if r.found_top], active, policy)
+    for r in rulings:
+        r.solo = policy.solo_bonus if r.player_id == solo else 0
+
+
+def _warnings_derive(game: Game, from_round: int, rulings: list[Ruling], policy: Policy) -> None:
+    """Each warning's penalty: the player's warnings counted in round order through the game
+    (those of the rounds before ``from_round`` are counted from the database)."""
+    earlier = dict(
+        Ruling.objects.filter(round__game=game, round__number__lt=from_round, warning=True)
+        .exclude(round__status=Round.Status.ANNULLED)
+        .values_list("player")
+        .annotate(n=Count("pk"))
+    )
+    mine: dict[int, list[Ruling]] = defaultdict(list)
+    for r in rulings:  # in round order
+        mine[r.player_id].append(r)
+    for player_id, own in mine.items():
+        seen = earlier.get(player_id, 0)
+        flags = [True] * seen + [r.warning for r in own]
+        for r, penalty in zip(own, warning_penalties(flags, policy)[seen:], strict=True):
+            r.warning_penalty = penalty
