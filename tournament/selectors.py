@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Case, Count, F, Prefetch, QuerySet, Value, When
 
 from tournament.models import Event, Game, Player
+from tournament.models.event import EventStatus
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -80,3 +82,25 @@ def event_by_ref(ref: str) -> Event | None:
     numeric = ref.isascii() and ref.isdigit() and len(ref) < 19
     event = Event.objects.filter(pk=int(ref)).first() if numeric else None
     return event or Event.objects.filter(slug=ref).first()
+
+
+def event_status_of(*, games: Iterable[Game]) -> EventStatus:
+    """An event's status, derived from its games: running while a game runs or between its
+    games, finished once every game is, planned before its first rack (or with no game)."""
+    statuses = {game.status for game in games}
+    if not statuses or statuses == {Game.Status.SETUP}:
+        return EventStatus.PLANNED
+    if statuses == {Game.Status.FINISHED}:
+        return EventStatus.FINISHED
+    return EventStatus.RUNNING
+
+
+def event_status(*, event: Event) -> EventStatus:
+    """The event's status (``event_status_of`` its games); the prefetched games when the event
+    came with them (``event_list_visible``, ``event_get_visible``), else one query."""
+    return event_status_of(games=event.games.all())
+
+
+def event_games(*, event_id: int) -> QuerySet[Game]:
+    """An event's games, by number (the console's list of projection screens)."""
+    return Game.objects.filter(event_id=event_id).order_by("number")

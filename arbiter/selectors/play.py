@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Max, Subquery
 
@@ -205,3 +206,68 @@ def slip_receipt(*, slip: Submission) -> dict[str, Any]:
         round_id=slip.round_id, player_id=slip.player_id, pk__lt=slip.pk
     ).exists()
     return {**(_slip_json(slip) or {}), "replaced_previous": replaced}
+
+
+def _slip_ruling_json(ruling: Ruling) -> dict[str, Any]:
+    return {
+        "code": ruling.code,
+        "label": ruling.get_code_display(),
+        "reason": ruling.reason,
+        "points": ruling.points,
+        "total": ruling.total,
+    }
+
+
+def play_slips(*, player: Player) -> list[dict[str, Any]]:
+    """The player's own slips in the game being played, newest first: what they show an
+    arbiter in a dispute. Each with the time the server received it (or the arbiter typed
+    it), whether it is the one that counts (``current``), and, once its round is published,
+    the ruling it got; a slip a later one replaced has no ruling of its own."""
+    game = game_current(event_id=player.event_id)
+    if game is None:
+        return []
+    slips = (
+        Submission.objects.filter(player=player, round__game=game)
+        .select_related("round")
+        .order_by("-round__number", "-received_at", "-pk")
+    )
+    rulings = {
+        ruling.submission_id: ruling
+        for ruling in Ruling.objects.filter(
+            player=player,
+            round__game=game,
+            round__status=Round.Status.PUBLISHED,
+            submission__isnull=False,
+        )
+    }
+    return [
+        {
+            "id": slip.pk,
+            "round": slip.round.number,
+            "round_status": slip.round.status,
+            "word": slip.word,
+            "ref": slip.ref,
+            "score": slip.announced_score,
+            "received_at": slip.received_at,
+            "source": slip.source,
+            "current": slip.is_current,
+            "late": slip.late,
+            "ruling": _slip_ruling_json(rulings[slip.pk]) if slip.pk in rulings else None,
+        }
+        for slip in slips
+    ]
+
+
+def play_state_for_phone(*, player: Player, now: datetime) -> PlayState:
+    """``play_state`` with what the phone page needs besides: the event's warning time and
+    time zone (the countdown's colour, the times shown) and the player's slips
+    (``play_slips``). The version is ``play_state``'s: every slip and every published ruling
+    changes it."""
+    state = play_state(player=player, now=now)
+    event = player.event
+    data = state.data | {
+        "event": state.data["event"]
+        | {"warning_seconds": event.warning_seconds, "time_zone": settings.TIME_ZONE},
+        "slips": play_slips(player=player),
+    }
+    return PlayState(version=state.version, data=data)

@@ -1,10 +1,14 @@
 // The console follows its round: the countdown runs on the server's remaining time, the
 // slips count and the missing list refresh, and the page reloads when the round's status
-// changes (opened, closed, scored, published). Plain polling.
+// changes (opened, closed, scored, published). Plain polling. The countdown takes the warning
+// colour at the event's warning time. Keyboard shortcuts: a key outside a text box submits
+// the form (or follows the link) marked data-key with it; the forms that ask still ask.
 (function () {
   "use strict";
   var root = document.getElementById("console");
   if (!root) return;
+  var warning = parseFloat(root.dataset.warning);
+  if (isNaN(warning)) warning = 30;
   var url = root.dataset.stateUrl, status = root.dataset.status, round = root.dataset.round;
   var remaining = root.dataset.remaining === "" ? null : parseFloat(root.dataset.remaining);
   var paused = root.dataset.paused === "1", fetchedAt = Date.now();
@@ -15,7 +19,7 @@
     var left = paused ? remaining : Math.max(0, remaining - (Date.now() - fetchedAt) / 1000);
     var s = Math.ceil(left);
     clock.textContent = Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
-    clock.classList.toggle("warn", s <= 30);
+    clock.classList.toggle("warn", s <= warning);
   }
 
   function poll() {
@@ -43,6 +47,25 @@
       })
       .catch(function () {});
   }
+  function typing(target) {
+    return target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+  }
+  document.addEventListener("keydown", function (ev) {
+    if (ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey || typing(ev.target)) return;
+    if (ev.key === "?") {
+      var keys = document.getElementById("keys");
+      if (keys) keys.open = !keys.open;
+      return;
+    }
+    var target = document.querySelector('[data-key="' + ev.key.toLowerCase() + '"]');
+    if (!target || ev.key.length !== 1) return;
+    ev.preventDefault();
+    if (target.tagName === "A") { target.click(); return; }
+    var focus = target.dataset.keyFocus && target.querySelector('[name="' + target.dataset.keyFocus + '"]');
+    if (focus) { focus.focus(); return; }  // a rack typed from the bag: type it, then Enter
+    target.requestSubmit();  // a submit event: the confirm of a form that asks still runs
+  });
+
   setInterval(show, 250);
   setInterval(poll, 2000);
   show();

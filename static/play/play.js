@@ -165,7 +165,7 @@
       var left = Math.max(0, (Date.parse(round.deadline) - serverNow()) / 1000);
       cd.textContent = fmt(left);
       if (left <= 0) cd.className = "countdown over";
-      else if (left <= 30) cd.className = "countdown warn";
+      else if (left <= warningSeconds()) cd.className = "countdown warn";
     }
     var submit = $("submit");
     var open = acceptingSlips();
@@ -174,6 +174,10 @@
     $("slip-card").hidden = $("slip-form").hidden && $("receipt").hidden;
     submit.disabled = !open || stopped;
     submit.textContent = open ? (currentReceipt() ? "Replace my slip" : "Send my slip") : "Slips are closed";
+  }
+  function warningSeconds() {
+    var w = state && state.event ? state.event.warning_seconds : null;
+    return typeof w === "number" ? w : 30;
   }
   function fmt(seconds) {
     var s = Math.ceil(seconds), m = Math.floor(s / 60);
@@ -238,6 +242,7 @@
   function render() {
     renderBoard();
     renderReceipt();
+    renderHistory();
     renderRound();
     renderResult();
     loadStandings();
@@ -409,6 +414,14 @@
         parts.push(el("h3", null, "Refused"));
         parts.push(line);
         parts.push(el("p", "refusal", item.detail));
+        var standing = state && state.slip && round && state.slip.round === item.slip.round ? state.slip : null;
+        if (standing) {
+          var kept = el("div", "standing");
+          kept.appendChild(el("h3", null, "Your slip that counts ✓"));
+          kept.appendChild(el("p", "slip-line", standing.ref + " " + standing.word + " · " + (standing.score === null ? "–" : standing.score)));
+          kept.appendChild(el("p", "muted", "Round " + standing.round + " · received at " + timeOf(standing.received_at) + " (server time)"));
+          parts.push(kept);
+        }
       }
     } else if (state && state.slip && round && state.slip.round === round.number) {
       box.dataset.state = "sent";
@@ -419,9 +432,40 @@
     box.hidden = !parts.length;
     box.replaceChildren.apply(box, parts);
   }
+  // A time on the server clock, in the event's time zone (not the phone's).
   function timeOf(iso) {
     var d = new Date(iso);
-    return isNaN(d) ? iso : d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    if (isNaN(d)) return iso;
+    var options = { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" };
+    var zone = state && state.event && state.event.time_zone;
+    if (zone) options.timeZone = zone;
+    try { return d.toLocaleTimeString("en-GB", options); } catch (e) { delete options.timeZone; return d.toLocaleTimeString("en-GB", options); }
+  }
+
+  /* --- the player's own slips: every one, its receipt time, the one that counts, its ruling */
+  var SOURCE_TEXT = { phone: "from this phone", api: "from the API", arbiter: "typed by an arbiter" };
+  function renderHistory() {
+    var card = $("history"), list = $("history-list"), slips = (state && state.slips) || [];
+    card.hidden = !slips.length;
+    list.replaceChildren.apply(list, slips.map(function (s) {
+      var li = el("li", s.current ? "current" : "replaced");
+      li.dataset.slip = String(s.id);
+      var head = el("p", "slip-line", s.ref + " " + s.word + " · " + (s.score === null ? "–" : s.score));
+      li.appendChild(head);
+      var facts = "Round " + s.round + " · received at " + timeOf(s.received_at) + " · " + (SOURCE_TEXT[s.source] || s.source) + (s.late ? " · late" : "");
+      li.appendChild(el("p", "muted", facts));
+      li.appendChild(el("p", "status", s.current ? "Counts for round " + s.round : "Replaced by a later slip"));
+      if (s.round_status === "annulled") li.appendChild(el("p", "muted", "Round " + s.round + " was annulled."));
+      if (s.ruling) {
+        var good = s.ruling.code === "valid" || s.ruling.code === "valid_warning" || s.ruling.code === "reference_penalty";
+        var r = el("p", "ruling " + (good ? "good" : "bad"), s.ruling.label + ": " + s.ruling.total + " point" + (s.ruling.total === 1 ? "" : "s") + (s.ruling.reason ? " · " + s.ruling.reason : ""));
+        r.dataset.code = s.ruling.code;
+        li.appendChild(r);
+      } else if (s.current && s.round_status !== "published" && s.round_status !== "annulled") {
+        li.appendChild(el("p", "muted", "Ruling shown once the round is published."));
+      }
+      return li;
+    }));
   }
 
   setInterval(function () { if (state) tick(); if (outbox() && outbox().state === "pending") renderReceipt(); }, 250);

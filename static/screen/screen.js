@@ -1,15 +1,28 @@
-// The projection screen follows the running game by itself: board, rack, a large countdown
-// (warning colour from the event's warning time), then the top, how many found it and the
-// first places. Polls the server; the countdown runs on the server's remaining time.
+// The projection screen follows its game (or the event's current game) by itself: board,
+// rack, a large countdown (warning colour from the event's warning time, STOP at the
+// deadline), the last top and how many found it, "End of game", and the standings, a page
+// at a time when they do not fit. Polls the server; the countdown runs on the server's
+// remaining time.
 (function () {
   "use strict";
   var root = document.getElementById("screen");
   var url = root.dataset.stateUrl;
-  var state = null, fetchedAt = 0;
+  var pageSeconds = parseFloat(root.dataset.pageSeconds) || 8;
+  var state = null, fetchedAt = 0, boardKey = null, standingsKey = null;
+  var page = 0, pages = 1, perPage = 0;
   var ROWS = "ABCDEFGHIJKLMNO";
   function el(id) { return document.getElementById(id); }
+  function make(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
 
   function drawBoard(board, premiums) {
+    var key = JSON.stringify([board, premiums]);
+    if (key === boardKey) return;
+    boardKey = key;
     var t = el("board"), html = "<tr><th></th>";
     for (var c = 1; c <= 15; c++) html += "<th>" + c + "</th>";
     html += "</tr>";
@@ -26,33 +39,91 @@
     t.innerHTML = html;
   }
 
+  function clockText(s) { return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0"); }
+
   function tick() {
     var clock = el("clock");
-    if (!state || state.remaining === null || state.status !== "open") { clock.textContent = state && state.status === "closed" ? "Time!" : ""; clock.className = "clock"; return; }
+    if (!state || !state.game) { clock.textContent = ""; clock.className = "clock"; return; }
+    if (state.finished) { clock.textContent = "End of game"; clock.className = "clock end"; return; }
+    var status = state.status;
+    if (status === "closed" || status === "scored") { clock.textContent = "STOP"; clock.className = "clock stop"; return; }
+    if (status !== "open" || state.remaining === null) { clock.textContent = ""; clock.className = "clock"; return; }
     var left = state.paused ? state.remaining : Math.max(0, state.remaining - (Date.now() - fetchedAt) / 1000);
     var s = Math.ceil(left);
-    clock.textContent = Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+    if (s <= 0 && !state.paused) { clock.textContent = "STOP"; clock.className = "clock stop"; return; }
+    clock.textContent = clockText(s);
     clock.className = "clock" + (s <= state.warning_seconds ? " warn" : "") + (state.paused ? " paused" : "");
+  }
+
+  function renderRack(data) {
+    var rack = el("rack");
+    var shown = data.status && data.status !== "published" && !data.finished ? data.rack : "";
+    if (rack.dataset.rack === shown) return;
+    rack.dataset.rack = shown;
+    rack.replaceChildren.apply(rack, shown.split("").map(function (t) {
+      return make("span", t === "?" ? "blank" : "", t);
+    }));
+  }
+
+  function renderTop(data) {
+    var top = el("top");
+    if (!data.top) { top.hidden = true; return; }
+    top.hidden = false;
+    var label = make("span", "label", "Round " + data.top.round + " top");
+    var move = make("strong", null, data.top.ref + " " + data.top.word);
+    var score = make("span", "score", " " + data.top.score);
+    var found = make("span", "found", " · found by " + data.top.found);
+    top.replaceChildren(label, move, score, found);
+  }
+
+  // The standings: every row is drawn, then as many as fit are shown, a page at a time.
+  function renderStandings(data) {
+    var box = el("standings-box"), list = el("standings");
+    var key = JSON.stringify(data.standings);
+    box.hidden = !data.standings.length;
+    el("standings-title").textContent = data.finished ? "Final standings" : "Standings after " + data.standings_rounds + " round" + (data.standings_rounds === 1 ? "" : "s");
+    if (key === standingsKey) return;
+    standingsKey = key;
+    list.replaceChildren.apply(list, data.standings.map(function (row) {
+      var li = make("li");
+      li.appendChild(make("span", "rank", row.rank + "."));
+      li.appendChild(make("span", "name", row.name));
+      li.appendChild(make("span", "total", String(row.total)));
+      li.appendChild(make("span", "gap", row.gap ? String(row.gap) : ""));
+      return li;
+    }));
+    paginate();
+  }
+
+  function paginate() {
+    var list = el("standings"), items = list.children;
+    if (!items.length) { pages = 1; page = 0; el("standings-page").textContent = ""; return; }
+    for (var i = 0; i < items.length; i++) items[i].hidden = i > 0;
+    var row = items[0].getBoundingClientRect().height || 1;
+    perPage = Math.max(1, Math.floor((list.getBoundingClientRect().height + 0.01) / row));
+    pages = Math.ceil(items.length / perPage);
+    if (page >= pages) page = 0;
+    showPage();
+  }
+
+  function showPage() {
+    var items = el("standings").children;
+    var first = page * perPage, last = Math.min(items.length, first + perPage);
+    for (var i = 0; i < items.length; i++) items[i].hidden = i < first || i >= last;
+    root.dataset.standingsPage = String(page + 1);
+    root.dataset.standingsPages = String(pages);
+    el("standings-page").textContent = pages > 1 ? (first + 1) + "–" + last + " of " + items.length : "";
   }
 
   function render(data) {
     el("title").textContent = data.event;
     if (!data.game) { el("sub").textContent = "Waiting for the first game"; return; }
-    el("sub").textContent = "Game " + data.game + (data.round ? " · round " + data.round : "") + (data.finished ? " · finished" : "");
+    el("sub").textContent = "Game " + data.game + (data.round ? " · round " + data.round : "") +
+      (data.finished ? " · " + (data.end_reason || "finished") : "");
     drawBoard(data.board, data.premiums);
-    el("rack").textContent = data.status && data.status !== "published" ? data.rack.split("").join(" ") : "";
-    var top = el("top");
-    if (data.top) {
-      top.hidden = false;
-      top.innerHTML = '<span class="label">Top</span> <strong>' + data.top.ref + " " + data.top.word + "</strong> <span class=\"score\">" + data.top.score + "</span><br><span class=\"found\">found by " + data.top.found + "</span>";
-    } else { top.hidden = true; }
-    var list = el("standings");
-    list.innerHTML = "";
-    data.standings.forEach(function (row) {
-      var li = document.createElement("li");
-      li.textContent = row.rank + ". " + row.name + " — " + row.total + (row.gap ? " (" + row.gap + ")" : "");
-      list.appendChild(li);
-    });
+    renderRack(data);
+    renderTop(data);
+    renderStandings(data);
   }
 
   function poll() {
@@ -66,4 +137,7 @@
   poll();
   setInterval(poll, 2000);
   setInterval(tick, 250);
+  setInterval(function () { if (pages > 1) { page = (page + 1) % pages; showPage(); } }, pageSeconds * 1000);
+  // The room for the standings changes with the rack, the top and the window: count again.
+  new ResizeObserver(function () { paginate(); }).observe(el("standings"));
 })();

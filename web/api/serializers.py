@@ -89,6 +89,12 @@ class StandingsSerializer(serializers.Serializer[Shape]):
 class _EventSerializer(serializers.Serializer[Shape]):
     slug = serializers.CharField()
     name = serializers.CharField()
+    warning_seconds = serializers.IntegerField(
+        help_text="The countdown takes its warning colour this many seconds before the end."
+    )
+    time_zone = serializers.CharField(
+        help_text="The event's time zone (IANA, e.g. Europe/Paris): show times in it."
+    )
 
 
 class _PlayerSerializer(serializers.Serializer[Shape]):
@@ -144,6 +150,38 @@ class _ResultSerializer(serializers.Serializer[Shape]):
     ruling = _RulingSerializer(allow_null=True)
 
 
+class _SlipRulingSerializer(serializers.Serializer[Shape]):
+    code = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # as _RulingSerializer.label
+    reason = serializers.CharField()
+    points = serializers.IntegerField(help_text="Points for the move.")
+    total = serializers.IntegerField(
+        help_text="What the round adds to the standings: points, solo, less penalties."
+    )
+
+
+class SlipHistorySerializer(serializers.Serializer[Shape]):
+    id = serializers.IntegerField()
+    round = serializers.IntegerField()
+    round_status = serializers.CharField(
+        help_text="drawn, open, closed, scored, published or annulled."
+    )
+    word = serializers.CharField()
+    ref = serializers.CharField()
+    score = serializers.IntegerField(allow_null=True)
+    received_at = serializers.DateTimeField(
+        help_text="When the server received it (or the arbiter typed it), on the server clock."
+    )
+    source = serializers.CharField(help_text="phone, api or arbiter.")  # type: ignore[assignment]
+    current = serializers.BooleanField(
+        help_text="The slip that counts for its round; a later slip replaced the others."
+    )
+    late = serializers.BooleanField()
+    ruling = _SlipRulingSerializer(
+        allow_null=True, help_text="Its ruling, once the round is published."
+    )
+
+
 class StateSerializer(serializers.Serializer[Shape]):
     version = serializers.CharField(
         help_text="Changes whenever anything shown changes (also the ETag)."
@@ -170,3 +208,6 @@ class StateSerializer(serializers.Serializer[Shape]):
         allow_null=True, help_text="The last published round: top and this player's ruling."
     )
     standings = StandingLineSerializer(allow_null=True, help_text="This player's line.")
+    slips = SlipHistorySerializer(
+        many=True, help_text="This player's slips in the game, newest first (play_slips)."
+    )

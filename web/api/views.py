@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 from arbiter.selectors.play import (
     play_round_by_number,
     play_standings,
-    play_state,
+    play_state_for_phone,
     play_state_version,
     slip_receipt,
 )
@@ -93,7 +93,10 @@ class PlayStateView(PlayAPIView):
         operation_id="play_state",
         summary="What the player's phone shows now",
         description="Poll it (every ~2 s). Send the last ETag as If-None-Match: an unchanged "
-        "state is a 304 with no body. X-Server-Time carries the server clock either way.",
+        "state is a 304 with no body. X-Server-Time carries the server clock either way. "
+        "`slips` is the player's own slip history for the game (what they show an arbiter "
+        "in a dispute): every slip with its server receipt time, which one counts, and its "
+        "ruling once the round is published.",
         parameters=[
             OpenApiParameter(
                 "If-None-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False
@@ -113,7 +116,7 @@ class PlayStateView(PlayAPIView):
         headers = {"ETag": etag, "X-Server-Time": now.isoformat(), "Cache-Control": "no-cache"}
         if request.headers.get("If-None-Match") == etag:
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
-        state = play_state(player=player, now=now)
+        state = play_state_for_phone(player=player, now=now)
         headers["ETag"] = f'"{state.version}"'
         return Response(StateSerializer(state.data).data, headers=headers)
 

@@ -4,10 +4,12 @@ say what happened. The console's forms and the staff API both come through here.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from datetime import datetime
 from typing import Any, Literal, overload
 
 from django.contrib.auth.models import User
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
 from arbiter.selectors.console import round_current
 from arbiter.services import clock, corrections, publishing, racks
@@ -134,6 +136,12 @@ def _player_at(game: Game, data: Data) -> Player:
     return player
 
 
+def _clock(at: datetime | None) -> str:
+    """A time of the server clock as the room reads it: in the event's time zone
+    (``settings.TIME_ZONE``), not UTC."""
+    return "-" if at is None else f"{timezone.localtime(at):%H:%M:%S}"
+
+
 def _draw(game: Game, user: User, data: Data) -> str:
     drawn = racks.round_draw(game=game, actor=user)
     if drawn is None:
@@ -153,14 +161,14 @@ def _rack(game: Game, user: User, data: Data) -> str:
 
 def _open(game: Game, user: User, data: Data) -> str:
     opened = clock.round_open(round=_round(game), actor=user)
-    return f"Round {opened.number} is open until {opened.deadline:%H:%M:%S}."
+    return f"Round {opened.number} is open until {_clock(opened.deadline)}."
 
 
 def _extend(game: Game, user: User, data: Data) -> str:
     extended = clock.round_extend(
         round=_round(game), seconds=_int(data, "seconds") or 0, actor=user
     )
-    return f"Round {extended.number} extended to {extended.deadline:%H:%M:%S}."
+    return f"Round {extended.number} extended to {_clock(extended.deadline)}."
 
 
 def _pause(game: Game, user: User, data: Data) -> str:
@@ -169,7 +177,7 @@ def _pause(game: Game, user: User, data: Data) -> str:
 
 def _resume(game: Game, user: User, data: Data) -> str:
     resumed = clock.round_resume(round=_round(game), actor=user)
-    return f"Round {resumed.number} resumed until {resumed.deadline:%H:%M:%S}."
+    return f"Round {resumed.number} resumed until {_clock(resumed.deadline)}."
 
 
 def _close(game: Game, user: User, data: Data) -> str:

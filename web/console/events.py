@@ -5,14 +5,15 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from tournament.selectors import event_list_visible
+from tournament.selectors import event_list_visible, event_status
 from web.permissions import STAFF, event_role, event_roles, event_visible_or_404, signed_in
 
 
 @signed_in
 def event_list(request: HttpRequest) -> HttpResponse:
     events = list(event_list_visible(user=request.user))
-    return render(request, "console/event_list.html", {"events": events})
+    cards = [(event, event_status(event=event)) for event in events]
+    return render(request, "console/event_list.html", {"events": events, "cards": cards})
 
 
 @event_roles(*STAFF)
@@ -23,6 +24,7 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "console/event_detail.html",
         {
             "event": event,
+            "status": event_status(event=event),
             "players": event.players.all(),
             "games": event.games.all(),
             "role": event_role(request.user, event),

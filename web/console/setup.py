@@ -4,6 +4,7 @@ and who directs and arbitrates. Director only; every change goes through a servi
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib import messages
@@ -25,6 +26,43 @@ from tournament.services.games import game_create
 from tournament.services.players import player_register, player_update
 from web.console.forms import EventForm, GameForm, PlayerForm, PolicyForm, RoleForm
 from web.permissions import DIRECTOR, AuthenticatedHttpRequest, event_roles, signed_in
+
+# The database's constraints on what the set-up writes, by name, as the page says them: the
+# model's own message ("Constraint “event_warning_within_round” is violated.") names a
+# constraint, not the rule.
+CONSTRAINT_MESSAGES = {
+    "event_round_seconds_positive": "The round time must be at least one second.",
+    "event_rules_non_negative": "Grace, warning time, free warnings, penalties, the solo bonus "
+    "and the players needed for a solo cannot be negative.",
+    "event_publish_after_non_negative": "Publishing by itself after a negative time is not "
+    "possible: leave it empty (the director publishes) or give 0 seconds or more.",
+    "event_warning_within_round": "The warning time must be shorter than the round time "
+    "(the countdown warns before the end of the round).",
+    "event_status_valid": "The event's status is planned, running or finished.",
+    "event_tile_set_valid": "Choose a tile set from the list.",
+    "event_board_layout_valid": "Choose a board from the list.",
+    "player_table_positive": "A table number is 1 or more.",
+    "player_table_unique_per_event": "Another player already sits at that table.",
+    "player_licence_unique_per_event": "Another player of the event has that licence number.",
+    "eventrole_one_per_user_event": "That account already has a role in the event.",
+    "eventrole_role_valid": "A role is director or arbiter.",
+    "game_number_positive": "A game number is 1 or more.",
+    "game_number_unique_per_event": "The event already has a game with that number.",
+    "game_predrawn_has_document": "A pre-drawn game needs its file.",
+    "game_source_valid": "A game is a random draw, a pre-drawn game or racks typed in.",
+    "game_status_valid": "A game's status is set-up, running or finished.",
+    "game_tile_set_valid": "Choose a tile set from the list.",
+    "game_board_layout_valid": "Choose a board from the list.",
+}
+_CONSTRAINT = re.compile(r"Constraint “(?P<name>[a-z0-9_]+)” is violated\.")
+
+
+def readable(message: str) -> str:
+    """``message`` with every violated constraint's name replaced by the rule in words."""
+    return _CONSTRAINT.sub(
+        lambda m: CONSTRAINT_MESSAGES.get(m["name"], "These values break a rule of the event."),
+        message,
+    )
 
 
 def _form_error(form: Any) -> str:
@@ -57,14 +95,14 @@ def event_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                     **{f: data[f] for f in POLICY_FIELDS},
                 )
             except ApplicationError as exc:
-                messages.error(request, exc.message)
+                messages.error(request, readable(exc.message))
             else:
                 messages.success(
                     request, f"{event.name} is created: register its players and add a game."
                 )
                 return redirect("console:setup", slug=event.slug)
         else:
-            messages.error(request, _form_error(form))
+            messages.error(request, readable(_form_error(form)))
     return render(request, "console/event_new.html", {"form": form})
 
 
@@ -162,5 +200,5 @@ def event_setup_post(
             raise ApplicationError(f"Nothing to set up called {what!r}.")
         messages.success(request, handlers[what]())
     except ApplicationError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, readable(exc.message))
     return redirect("console:setup", slug=slug)

@@ -16,6 +16,7 @@ from arbiter.selectors.console import (
 )
 from tournament.errors import ApplicationError
 from tournament.models import AuditEntry, Game, Round
+from tournament.selectors import event_games
 from tournament.vocabulary import RULING_CHOICES
 from web.console.actions import game_or_404, perform
 from web.console.board import board_rows
@@ -42,6 +43,7 @@ def game_console(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         {
             "game": game,
             "event": game.event,
+            "games": list(event_games(event_id=game.event_id)),
             "state": state,
             "rows": board_rows(game),
             "codes": RULING_CHOICES,

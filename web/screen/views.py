@@ -1,17 +1,25 @@
-"""The room's projection screen: a page that polls ``state.json`` and follows the event's
-current game (``tournament.selectors.game_current``) by itself."""
+"""The room's projection screen: a page that polls ``state.json``. One address per game
+(``/events/<slug>/games/<n>/screen/``), and one for the event that follows its current game
+(``tournament.selectors.game_current``) by itself."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils import timezone
 
-from arbiter.selectors.console import console_state
-from tournament.models import Event, Game, Round, Ruling
+from arbiter.selectors.screen import screen_state as screen_read
+from tournament.models import Event, Game
 from tournament.selectors import game_current
+from web.console.actions import game_or_404
 from web.console.board import premium_classes
 from web.permissions import STAFF, event_role, event_roles
+
+# How long each page of the standings stays up when they do not fit on the screen.
+STANDINGS_PAGE_SECONDS = 8
 
 
 def _event(request: HttpRequest, slug: str) -> Event:
@@ -21,44 +29,80 @@ def _event(request: HttpRequest, slug: str) -> Event:
     return event
 
 
+def _page(request: HttpRequest, event: Event, game: Game | None, state_url: str) -> HttpResponse:
+    return render(
+        request,
+        "screen/screen.html",
+        {
+            "event": event,
+            "game": game,
+            "state_url": state_url,
+            "page_seconds": STANDINGS_PAGE_SECONDS,
+        },
+    )
+
+
 @event_roles(*STAFF)
 def screen(request: HttpRequest, slug: str) -> HttpResponse:
     """The room's projection screen: it follows the current game by itself."""
-    return render(request, "screen/screen.html", {"event": _event(request, slug)})
+    event = _event(request, slug)
+    return _page(request, event, None, reverse("screen:state", args=[slug]))
+
+
+@event_roles(*STAFF)
+def game_screen(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The projection screen of one game (a room playing game 2 while game 1 is reviewed)."""
+    game = game_or_404(slug, number)
+    return _page(request, game.event, game, reverse("screen:game_state", args=[slug, number]))
+
+
+def _state_json(event: Event, game: Game | None) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "event": event.name,
+        "warning_seconds": event.warning_seconds,
+    }
+    if game is None:
+        return base | {"game": None}
+    state = screen_read(game=game, now=timezone.now())
+    r = state.round
+    top = state.top
+    return base | {
+        "game": game.number,
+        "board": game.board,
+        "premiums": premium_classes(game.board_layout),
+        "round": None if r is None else r.number,
+        "status": None if r is None else r.status,
+        "rack": "" if r is None else r.rack,
+        "remaining": state.remaining,
+        "paused": bool(r and r.is_paused),
+        "top": None
+        if top is None
+        else {
+            "round": top.round,
+            "ref": top.ref,
+            "word": top.word,
+            "score": top.score,
+            "found": top.found,
+        },
+        "standings_rounds": state.standings.rounds,
+        "standings": [
+            {"rank": row.rank, "name": row.name, "total": row.total, "gap": row.gap}
+            for row in state.standings.rows
+        ]
+        if state.standings.rounds
+        else [],
+        "finished": game.status == Game.Status.FINISHED,
+        "end_reason": game.end_reason,
+    }
 
 
 @event_roles(*STAFF)
 def screen_state(request: HttpRequest, slug: str) -> JsonResponse:
     event = _event(request, slug)
-    game = game_current(event_id=event.pk)
-    if game is None:
-        return JsonResponse({"game": None, "event": event.name})
-    state = console_state(game=game, now=timezone.now())
-    r = state.round
-    shown = r is not None and r.status == Round.Status.PUBLISHED
-    found = Ruling.objects.filter(round=r, found_top=True).count() if shown else None
-    top = None
-    if shown and r is not None:
-        top = {"ref": r.played_ref, "word": r.played_word, "score": r.played_score, "found": found}
-    leaders = state.standings.rows[:10] if shown else []
-    return JsonResponse(
-        {
-            "event": event.name,
-            "game": game.number,
-            "board": game.board,
-            "premiums": premium_classes(game.board_layout),
-            "round": None if r is None else r.number,
-            "status": None if r is None else r.status,
-            "rack": "" if r is None else r.rack,
-            "remaining": state.remaining,
-            "paused": bool(r and r.is_paused),
-            "warning_seconds": event.warning_seconds,
-            "top": top,
-            "standings": [
-                {"rank": row.rank, "name": row.name, "total": row.total, "gap": row.gap}
-                for row in leaders
-            ],
-            "finished": game.status == Game.Status.FINISHED,
-            "end_reason": game.end_reason,
-        }
-    )
+    return JsonResponse(_state_json(event, game_current(event_id=event.pk)))
+
+
+@event_roles(*STAFF)
+def game_screen_state(request: HttpRequest, slug: str, number: int) -> JsonResponse:
+    game = game_or_404(slug, number)
+    return JsonResponse(_state_json(game.event, game))

@@ -37,7 +37,12 @@ def test_ann_sees_the_open_round_with_rack_board_and_the_server_clock(
     response = phone(ann).get(STATE)
     assert response.status_code == 200
     state = response.json()
-    assert state["event"] == {"slug": "spring-open", "name": "Spring open"}
+    assert state["event"] == {
+        "slug": "spring-open",
+        "name": "Spring open",
+        "warning_seconds": 30,
+        "time_zone": "UTC",
+    }
     assert state["player"] == {"name": "Ann", "table": 1}
     assert state["game"]["number"] == 1
     assert state["round"]["number"] == 1 and state["round"]["status"] == "open"

@@ -94,6 +94,7 @@ def test_a_short_event_runs_from_the_console_with_slips_from_paper_and_phones(
     screen = logged_in(browser, live_server, director, SCREEN)
     screen.goto(f"{live_server.url}/events/autumn-duplicate/screen/")
     console.goto(f"{live_server.url}/events/autumn-duplicate/games/1/console/")
+    console.on("dialog", lambda dialog: dialog.accept())  # "Close now?", "Publish?": yes
 
     for number, (paper, phone) in enumerate(
         [(("WROTE", "H4", "24"), ("TROWEL", "H3", 20)), (None, None)], start=1
@@ -106,7 +107,7 @@ def test_a_short_event_runs_from_the_console_with_slips_from_paper_and_phones(
         screen.wait_for_function(
             f"document.getElementById('sub').textContent.includes('round {number}')", timeout=10000
         )
-        assert screen.locator("#rack").inner_text().replace(" ", "") == r.rack
+        assert "".join(screen.locator("#rack span").all_inner_texts()) == r.rack
         if number == 1:
             screen.screenshot(path="/tmp/console-screen-open.png")
             entry.goto(f"{live_server.url}/events/autumn-duplicate/games/1/slips/")
@@ -138,8 +139,13 @@ def test_a_short_event_runs_from_the_console_with_slips_from_paper_and_phones(
             console.screenshot(path="/tmp/console-review.png", full_page=True)
         console.click(f"text=Publish round {number}")
         assert f"Round {number} published" in console.locator(".messages").inner_text()
-        screen.wait_for_function("!document.getElementById('top').hidden", timeout=10000)
-        assert Round.objects.get(pk=r.pk).played_word in screen.locator("#top").inner_text()
+        played = Round.objects.get(pk=r.pk).played_word
+        screen.wait_for_function(  # the screen shows the top of the round just published
+            "word => document.getElementById('top').textContent.includes(word)",
+            arg=played,
+            timeout=10000,
+        )
+        assert f"Round {number} top" in screen.locator("#top").inner_text()
 
     screen.screenshot(path="/tmp/console-screen-published.png")
     assert (

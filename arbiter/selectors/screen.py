@@ -1,0 +1,60 @@
+"""Reads for the room's projection screen: what the room may see of one game now.
+
+The round in play (its rack once drawn, the clock while open), the top of the last published
+round with how many found it, and the game's standings from published rounds. Nothing of a
+slip or a ruling before publication.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from arbiter.selectors.console import round_current
+from arbiter.selectors.standings import Standings, standings_game
+from tournament.models import Game, Round, Ruling
+
+
+@dataclass(frozen=True)
+class ScreenTop:
+    round: int
+    ref: str
+    word: str
+    score: int | None
+    found: int  # players whose ruling found the top
+
+
+@dataclass(frozen=True)
+class ScreenState:
+    game: Game
+    round: Round | None  # the round in play, else the last published one
+    remaining: float | None  # seconds left on the server clock; None unless open
+    top: ScreenTop | None  # the last published round's top
+    standings: Standings
+
+
+def screen_state(*, game: Game, now: datetime) -> ScreenState:
+    """What the projection screen shows of ``game`` at ``now`` (the server clock)."""
+    current = round_current(game)
+    left = None if current is None else current.remaining(at=now)
+    last = (
+        current
+        if current is not None and current.status == Round.Status.PUBLISHED
+        else game.rounds.filter(status=Round.Status.PUBLISHED).order_by("-number").first()
+    )
+    top = None
+    if last is not None and last.played_word:
+        top = ScreenTop(
+            round=last.number,
+            ref=last.played_ref,
+            word=last.played_word,
+            score=last.played_score,
+            found=Ruling.objects.filter(round=last, found_top=True).count(),
+        )
+    return ScreenState(
+        game=game,
+        round=current,
+        remaining=None if left is None else left.total_seconds(),
+        top=top,
+        standings=standings_game(game=game),
+    )
