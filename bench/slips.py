@@ -111,12 +111,8 @@ def _start_gunicorn(port: int, env: dict[str, str], log) -> subprocess.Popen:
         [
             str(ROOT / ".venv/bin/gunicorn"),
             "config.wsgi",
-            "-w",
-            "4",
-            "-k",
-            "gthread",
-            "--threads",
-            "8",
+            "-c",
+            str(ROOT / "config/gunicorn.py"),  # the production server's settings (gthread)
             "-b",
             f"{HOST}:{port}",
             "--log-level",

@@ -14,7 +14,7 @@ from collections import Counter
 from datetime import datetime, timedelta
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from arbiter.services.rulings import player_rule
@@ -127,6 +127,17 @@ def _check_rack(round: Round, word: str, ref: str) -> None:
         )
 
 
+def round_share_lock(round_id: int) -> None:
+    """Hold the round's row in share mode until the transaction ends: any number of slips hold
+    it at once, but the close (an UPDATE of the row) waits until they have committed, and a
+    slip that comes during the close waits for it and then sees the round closed. SQLite runs
+    one writing transaction at a time (BEGIN IMMEDIATE), which serialises them anyway."""
+    if connection.vendor == "postgresql":
+        table = connection.ops.quote_name(Round._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT 1 FROM {table} WHERE id = %s FOR SHARE", [round_id])
+
+
 class Existing(enum.StrEnum):
     """What an arbiter's entry is, when the player already has a slip for the round (rule 7)."""
 
@@ -211,16 +222,13 @@ def slip_submit(
     the arbiter says what the entry is (``existing``: a correction, or several slips handed in)
     - never a silent replacement. A slip recorded once the round is scored is ruled at once.
 
-    The round is locked first: a slip and the round's close are serialised, so every slip
-    recorded here is ruled (by the scoring, or at once when the round is already scored).
+    The round is locked first (``round_share_lock``): a slip and the round's close are
+    serialised, so every slip recorded here is ruled (by the scoring, or at once when the
+    round is already scored), while the slips of a room still run side by side.
     """
     at = at or timezone.now()
-    round = (
-        Round.objects.select_for_update(of=("self",))
-        .select_related("game__event")
-        .only(*_ROUND_COLUMNS)
-        .get(pk=round.pk)
-    )
+    round_share_lock(round.pk)
+    round = Round.objects.select_related("game__event").only(*_ROUND_COLUMNS).get(pk=round.pk)
     # One slip at a time per player. Only the columns used here are read: this runs for every
     # slip of a room handing in at the deadline.
     player = (
