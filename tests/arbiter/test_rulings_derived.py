@@ -1,0 +1,254 @@
+"""What the rulings of a game derive, through the services (rules 8-11, docs/rules.md): found-top
+and ranks for moves on the board only, solos from the active players of this game, warnings'
+penalties counted in round order through the game and not through an annulled round, a
+player's ruling made again without touching their other rounds, the event's tiles.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.contrib.auth.models import User
+
+from arbiter.services import clock, corrections, publishing, racks, scoring
+from arbiter.services.rulings import rulings_derive
+from arbiter.services.slips import Existing, slip_submit
+from engine.board import Board
+from engine.lexicon import Lexicon
+from engine.movegen import generate
+from engine.tiles import TileSet
+from tests.arbiter.conftest import T0
+from tests.arbiter.test_slip_entry import CLOSING, ROUND_2, horn_game, paper, phone
+from tests.factories import (
+    EventFactory,
+    GameFactory,
+    PlayerFactory,
+    RoundFactory,
+    SubmissionFactory,
+    UserFactory,
+)
+from tournament.models import Event, Game, Player, Round, Ruling
+
+pytestmark = pytest.mark.django_db
+
+ROUND_3 = ROUND_2 + dt.timedelta(minutes=10)
+
+
+@pytest.fixture
+def room() -> list[Player]:
+    event = EventFactory(solo_min_players=3, warnings_free=1)
+    return [PlayerFactory(event=event, name=n, table=i + 1) for i, n in enumerate("ABCD")]
+
+
+@pytest.fixture
+def director() -> User:
+    return UserFactory(username="director")
+
+
+def score(r: Round, start: dt.datetime = ROUND_2) -> Round:
+    assert clock.round_close(round_id=r.pk, now=start + CLOSING)
+    scored = scoring.round_score(round_id=r.pk, now=start + CLOSING)
+    assert scored is not None
+    return scored
+
+
+def publish(r: Round, start: dt.datetime = ROUND_2) -> Round:
+    return publishing.round_publish(round=r, actor=None, now=start + CLOSING)
+
+
+def rulings(r: Round) -> dict[str, Ruling]:
+    return {x.player.name: x for x in Ruling.objects.filter(round=r).select_related("player")}
+
+
+def third_round(game: Game, rack: str = "AEIOTLN") -> Round:
+    third = racks.round_rack_enter(game=game, rack=rack, actor=None)
+    third = clock.round_open(round=third, actor=None, now=ROUND_3)
+    scoring.round_tops_compute(round_id=third.pk, now=ROUND_3)
+    third.refresh_from_db()
+    return third
+
+
+def test_only_a_move_on_the_board_finds_the_top_or_has_a_rank(
+    room: list[Player], director: User
+) -> None:
+    _, r = horn_game(room)
+    scoring.round_tops_compute(round_id=r.pk, now=ROUND_2)
+    r.refresh_from_db()
+    top = r.tops[0]
+    phone(room[0], r, top["word"], top["ref"], top["score"])
+    paper(room[1], r, top["word"] + "Z", top["ref"], top["score"], director)  # not a word
+    phone(room[2], r, "FARM", "8F", 9)
+    got = rulings(score(r))
+    assert (got["A"].found_top, got["A"].rank, got["A"].solo) == (True, 1, 10)
+    assert (got["B"].code, got["B"].found_top, got["B"].rank) == ("invalid_word", False, None)
+    assert got["C"].rank == 1 + sum(n for s, n in r.score_counts.items() if int(s) > 9)
+    assert (got["D"].code, got["D"].found_top, got["D"].rank) == ("missing", False, None)
+
+
+def test_a_ruling_is_stamped_with_the_time_it_was_made(room: list[Player]) -> None:
+    _, r = horn_game(room)
+    phone(room[0], r, "FARM", "8F", 9)
+    got = rulings(score(r))
+    assert {x.ruled_at for x in got.values()} == {ROUND_2 + CLOSING}
+
+
+def test_the_solo_counts_the_players_of_this_game_not_of_another_nor_of_an_annulled_round(
+    room: list[Player],
+) -> None:
+    event = room[0].event
+    other = GameFactory(event=event, source=Game.Source.MANUAL, seed=None)
+    annulled = racks.round_rack_enter(game=other, rack="HORNAEI", actor=None)
+    annulled = clock.round_open(round=annulled, actor=None, now=T0)
+    for p in room[2:]:  # slips in a round that is then annulled make nobody active
+        slip_submit(player=p, round=annulled, word="HORN", ref="H6", score=14, at=T0)
+    corrections.round_annul(round=annulled, reason="rack called wrongly", actor=None)
+    again = racks.round_rack_enter(game=other, rack="HORNAEI", actor=None)
+    again = clock.round_open(round=again, actor=None, now=T0)
+    scoring.round_tops_compute(round_id=again.pk, now=T0)
+    again.refresh_from_db()
+    top = again.tops[0]
+    slip_submit(player=room[0], round=again, word=top["word"], ref="", score=top["score"], at=T0)
+    slip_submit(player=room[1], round=again, word="HORN", ref="H6", score=14, at=T0)
+    again = score(again, T0)
+    assert rulings(again)["A"].found_top and not rulings(again)["B"].found_top
+    assert all(x.solo == 0 for x in rulings(again).values())  # 2 active players, not 4
+    # the event's other game: three play (a solo from 3), A alone finds the top
+    _, r = horn_game(room)
+    scoring.round_tops_compute(round_id=r.pk, now=ROUND_2)
+    r.refresh_from_db()
+    top = r.tops[0]
+    phone(room[0], r, top["word"], top["ref"], top["score"])
+    phone(room[1], r, "FARM", "8F", 9)
+    phone(room[2], r, "FARM", "8F", 9)
+    assert rulings(score(r))["A"].solo == 10
+    assert all(x.solo == 0 for x in rulings(again).values())  # the first game untouched
+
+
+def test_warnings_in_an_annulled_round_cost_nothing_later(room: list[Player]) -> None:
+    game = GameFactory(event=room[0].event, source=Game.Source.MANUAL, seed=None)
+    first = racks.round_rack_enter(game=game, rack="HORNAEI", actor=None)
+    first = clock.round_open(round=first, actor=None, now=T0)
+    slip_submit(player=room[0], round=first, word="HORN", ref="H6", score=None, at=T0)
+    scored = score(first, T0)
+    assert rulings(scored)["A"].warning  # the free warning, then the round is annulled
+    corrections.round_annul(round=scored, reason="rack called wrongly", actor=None)
+    again = racks.round_rack_enter(game=game, rack="HORNAEI", actor=None)
+    again = clock.round_open(round=again, actor=None, now=T0)
+    slip_submit(player=room[0], round=again, word="HORN", ref="H6", score=None, at=T0)
+    again = score(again, T0)
+    assert (rulings(again)["A"].warning, rulings(again)["A"].warning_penalty) == (True, 0)
+    publishing.round_top_choose(round=again, ref="H6", word="HORN", actor=None)
+    publish(again, T0)
+    second = racks.round_rack_enter(game=game, rack="AFMEIOT", actor=None)
+    second = clock.round_open(round=second, actor=None, now=ROUND_2)
+    phone(room[0], second, "FARM", "8F", None)
+    ann = rulings(score(second))["A"]
+    assert (ann.warning, ann.warning_penalty) == (True, 5)  # the second that counts
+    assert rulings_derive(game=game, from_round=2) == 0
+
+
+def test_warnings_of_another_game_do_not_count_in_this_one(room: list[Player]) -> None:
+    _, other = horn_game(room)
+    phone(room[0], other, "FARM", "8F", None)  # a warning in the other game
+    score(other)
+    game = GameFactory(event=room[0].event, source=Game.Source.MANUAL, seed=None)
+    first = racks.round_rack_enter(game=game, rack="HORNAEI", actor=None)
+    first = clock.round_open(round=first, actor=None, now=ROUND_3)
+    slip_submit(player=room[0], round=first, word="HORN", ref="H6", score=None, at=ROUND_3)
+    first = score(first, ROUND_3)
+    assert rulings(first)["A"].warning_penalty == 0
+    publishing.round_top_choose(round=first, ref="H6", word="HORN", actor=None)
+    publish(first, ROUND_3)
+    later = ROUND_3 + dt.timedelta(minutes=10)
+    second = racks.round_rack_enter(game=game, rack="AFMEIOT", actor=None)
+    second = clock.round_open(round=second, actor=None, now=later)
+    slip_submit(player=room[0], round=second, word="FARM", ref="8F", score=None, at=later)
+    assert rulings(score(second, later))["A"].warning_penalty == 5  # 2nd of this game only
+
+
+def test_a_slip_entered_in_an_earlier_round_keeps_the_warnings_in_round_order(
+    room: list[Player], director: User
+) -> None:
+    game, r = horn_game_with_round_1_published(room)
+    phone(room[0], r, "FARM", "8F", None)  # A's first warning: free
+    r = publish(score(r))
+    third = third_round(game)
+    top = third.tops[0]
+    phone(room[0], third, top["word"], top["ref"], None, at=ROUND_3)  # A's second: 5
+    third = score(third, ROUND_3)
+    assert rulings(third)["A"].warning_penalty == 5
+    # round 2's ruling of A is made again (a slip entered after publication): still the first
+    corrections.ruling_slip_enter(
+        round=r, player=room[0], word="FARM", ref="8F", score=12, reason="re-read", actor=director
+    )
+    assert (rulings(r)["A"].warning, rulings(r)["A"].warning_penalty) == (True, 0)
+    assert (rulings(third)["A"].warning, rulings(third)["A"].warning_penalty) == (True, 5)
+
+
+def horn_game_with_round_1_published(room: list[Player]) -> tuple[Game, Round]:
+    first, second = horn_game(room)
+    return first.game, second
+
+
+def test_a_ruling_made_again_leaves_the_players_other_rounds_alone(
+    room: list[Player], director: User
+) -> None:
+    first, r = horn_game(room, slip_in_round_1=True)  # A's HORN H6 14 stands in round 1
+    r = score(r)
+    assert rulings(r)["A"].code == "missing"
+    paper(room[0], r, "FARM", "8F", 12, director)  # ruled at once, on this round's slip
+    assert (rulings(r)["A"].code, rulings(r)["A"].points) == ("valid_warning", 9)
+    paper(room[0], r, "FARM", "8F", 9, director, existing=Existing.CORRECTION)
+    assert (rulings(r)["A"].code, rulings(r)["A"].points) == ("valid", 9)
+    assert (rulings(first)["A"].code, rulings(first)["A"].points) == ("valid", 14)
+    assert Ruling.objects.filter(player=room[0]).count() == 2
+
+
+def test_deriving_again_changes_nothing_and_says_so(room: list[Player]) -> None:
+    game, r = horn_game_with_round_1_published(room)
+    phone(room[0], r, "FARM", "8F", None)
+    phone(room[1], r, "FARM", "8F", 9)
+    score(r)
+    assert rulings_derive(game=game) == 0
+    Ruling.objects.filter(round=r, player=room[1]).update(found_top=True, rank=99)
+    Ruling.objects.filter(round=r, player=room[0]).update(warning_penalty=5)
+    first = Round.objects.get(game=game, number=1)
+    Ruling.objects.filter(round=first, player=room[2]).update(rank=7)
+    assert rulings_derive(game=game) == 3  # all put right, from round 1 by default
+    assert rulings(first)["C"].rank is None
+    assert (rulings(r)["B"].found_top, rulings(r)["B"].rank) == (False, rulings(r)["A"].rank)
+    assert rulings(r)["A"].warning_penalty == 0
+
+
+def test_a_round_with_no_legal_move_has_no_top_to_find(room: list[Player]) -> None:
+    game = GameFactory(event=room[0].event)
+    r = RoundFactory(game=game, status=Round.Status.SCORED, tops=[], score_counts={})
+    slip = SubmissionFactory(round=r, player=room[0], word="ZZ", ref="H8", announced_score=0)
+    Ruling.objects.create(round=r, player=room[0], submission=slip, code="does_not_fit", points=0)
+    rulings_derive(game=game)
+    ruling = Ruling.objects.get(round=r)
+    assert (ruling.found_top, ruling.rank, ruling.solo) == (False, None, 0)
+
+
+def test_a_game_in_french_tiles_is_scored_with_french_values(room: list[Player]) -> None:
+    event: Event = room[0].event
+    Event.objects.filter(pk=event.pk).update(tile_set="fr")
+    game = GameFactory(event=Event.objects.get(pk=event.pk), source=Game.Source.MANUAL, seed=None)
+    assert game.tile_set == "fr"
+    first = racks.round_rack_enter(game=game, rack="WOKEAIS", actor=None)
+    first = clock.round_open(round=first, actor=None, now=T0)
+    french = TileSet.load("fr")
+    best = max(
+        (m for m in generate(Board(), "WOKEAIS", Lexicon.load(), french) if m.word == "WOKE"),
+        key=lambda m: m.score,
+    )
+    english = max(
+        m.score
+        for m in generate(Board(), "WOKEAIS", Lexicon.load(), TileSet.load("en"))
+        if m.word == "WOKE"
+    )
+    assert best.score != english
+    slip_submit(player=room[0], round=first, word="WOKE", ref="", score=best.score, at=T0)
+    ann = rulings(score(first, T0))["A"]
+    assert (ann.code, ann.points) == ("valid", best.score)
