@@ -16,7 +16,7 @@ from arbiter.services.common import (
     round_require,
 )
 from arbiter.services.rulings import player_rule, rulings_derive
-from arbiter.services.slips import clean_entry
+from arbiter.services.slips import clean_entry, slip_record
 from tournament.errors import ApplicationError
 from tournament.models import Player, Round, Ruling, Submission
 from tournament.services.audit import audit_record
@@ -142,17 +142,15 @@ def ruling_slip_enter(
     old = Ruling.objects.filter(round=round, player=player).first()
     before = None if old is None else _facts(old)
     word, ref = clean_entry(word, ref, score)
-    Submission.objects.filter(round=round, player=player, is_current=True).update(is_current=False)
-    Submission.objects.create(
+    slip_record(
         round=round,
         player=player,
         word=word,
         ref=ref,
-        announced_score=score,
-        received_at=now or timezone.now(),
+        score=score,
+        at=now or timezone.now(),
         source=Submission.Source.ARBITER,
         entered_by=actor,
-        is_current=True,
         late=late,
     )
     ruling = player_rule(round=round, player=player, now=now or timezone.now())

@@ -127,6 +127,37 @@ def _check_rack(round: Round, word: str, ref: str) -> None:
         )
 
 
+def slip_record(
+    *,
+    round: Round,
+    player: Player,
+    word: str,
+    ref: str,
+    score: int | None,
+    at: datetime,
+    source: str,
+    entered_by: User | None,
+    late: bool = False,
+    multiple: bool = False,
+) -> Submission:
+    """Store a slip as the player's current one for the round; the earlier one stays, no longer
+    current (the callers have checked it may be recorded)."""
+    Submission.objects.filter(round=round, player=player, is_current=True).update(is_current=False)
+    return Submission.objects.create(
+        round=round,
+        player=player,
+        word=word,
+        ref=ref,
+        announced_score=score,
+        received_at=at,
+        source=source,
+        entered_by=entered_by,
+        is_current=True,
+        late=late,
+        multiple=multiple,
+    )
+
+
 def round_share_lock(round_id: int) -> None:
     """Hold the round's row in share mode until the transaction ends: any number of slips hold
     it at once, but the close (an UPDATE of the row) waits until they have committed, and a
@@ -257,19 +288,15 @@ def slip_submit(
             "whether several slips were handed in.",
             data={"code": "slip_exists", "existing": _current_json(current)},
         )
-    if current is not None:
-        current.is_current = False
-        current.save(update_fields=["is_current"])
-    slip = Submission.objects.create(
+    slip = slip_record(
         round=round,
         player=player,
         word=word,
         ref=ref,
-        announced_score=score,
-        received_at=at,
+        score=score,
+        at=at,
         source=source,
         entered_by=entered_by,
-        is_current=True,
         late=late,
         multiple=arbiter and current is not None and existing is Existing.MULTIPLE,
     )
