@@ -139,10 +139,15 @@ def slip_record(
     entered_by: User | None,
     late: bool = False,
     multiple: bool = False,
+    current: bool = True,
 ) -> Submission:
     """Store a slip as the player's current one for the round; the earlier one stays, no longer
-    current (the callers have checked it may be recorded)."""
-    Submission.objects.filter(round=round, player=player, is_current=True).update(is_current=False)
+    current (the callers have checked it may be recorded). With ``current`` False the slip only
+    joins the round's history."""
+    if current:
+        Submission.objects.filter(round=round, player=player, is_current=True).update(
+            is_current=False
+        )
     return Submission.objects.create(
         round=round,
         player=player,
@@ -152,7 +157,7 @@ def slip_record(
         received_at=at,
         source=source,
         entered_by=entered_by,
-        is_current=True,
+        is_current=current,
         late=late,
         multiple=multiple,
     )
@@ -299,6 +304,8 @@ def slip_submit(
         entered_by=entered_by,
         late=late,
         multiple=arbiter and current is not None and existing is Existing.MULTIPLE,
+        # Two slips from one phone handled out of order: the one that arrived last stands.
+        current=arbiter or current is None or current.received_at <= at,
     )
     if arbiter:
         audit_record(
