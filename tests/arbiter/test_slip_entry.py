@@ -424,11 +424,6 @@ def test_a_second_entry_for_a_player_with_no_slip_disagrees(
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="slip_submit makes the slip processed last current, whatever its arrival stamp: "
-    "two requests from one phone handled out of order leave the earlier one standing",
-)
 def test_the_slip_that_arrived_last_stands_even_when_the_server_handles_it_first(
     room: list[Player],
 ) -> None:
