@@ -230,8 +230,9 @@ def _check_phone_slip(round: Round, player: Player, at: datetime, late: bool) ->
     if not (round.is_paused and round.status == Round.Status.OPEN) and at > round.deadline + grace:
         raise SlipRefused(
             f"The deadline has passed: round {round.number} "
-            f"closed at {round.deadline:%H:%M:%S} "
-            f"and this slip arrived at {at:%H:%M:%S} (server time).",
+            f"closed at {timezone.localtime(round.deadline):%H:%M:%S} "
+            f"and this slip arrived at {timezone.localtime(at):%H:%M:%S} "
+            "(server clock, local time).",
             data={"code": "deadline_passed"},
         )
 

@@ -208,7 +208,7 @@ def test_a_slip_after_the_deadline_and_grace_is_refused_on_the_server_clock(
     assert late.json() == {
         "detail": (
             "The deadline has passed: round 1 closed at 20:03:00 "
-            "and this slip arrived at 20:03:11 (server time)."
+            "and this slip arrived at 20:03:11 (server clock, local time)."
         ),
         "code": "deadline_passed",
     }
