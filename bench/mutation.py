@@ -13,9 +13,9 @@ limit) out of all, and the same with the message-only survivors aside.
 
 Message-only: a survivor whose one change is a string constant that only ends up in the text of
 a message for people: the reason of a ruling (``Ruled(code, reason, ...)``), the message of a
-refusal (``SlipRefused(message, data=...)``), or a local the code only builds those from (see
-``MESSAGE_LOCALS``). A string that is data (a ruling code, a refusal's ``code``, an audit field)
-is never message-only.
+refusal (``SlipRefused(message, data=...)``), a local the code only builds those from (see
+``MESSAGE_LOCALS``), or a helper that only makes such text (``MESSAGE_FUNCTIONS``). A string
+that is data (a ruling code, a refusal's ``code``, an audit field) is never message-only.
 
 mutmut itself leaves out every decorated function but for ``@staticmethod``/``@classmethod``;
 ``slip_submit`` and ``slip_check`` are ``@transaction.atomic``, and they are where the late mark
@@ -54,6 +54,8 @@ CAUGHT = ("killed", "timeout")
 # the classification: a string that flows into anything else is not message-only).
 MESSAGE_LOCALS = frozenset({"why", "said", "where", "blanks", "shown", "notes"})
 MESSAGE_CALLS = {"Ruled": (1, "reason"), "SlipRefused": (0, None)}  # call: (position, keyword)
+# Helpers whose result is only ever text for a message (the first problem of a verdict).
+MESSAGE_FUNCTIONS = frozenset({"_first", "_message"})
 
 
 def _files() -> list[str]:
@@ -259,7 +261,13 @@ def _message_only(orig: ast.FunctionDef, mutant: ast.FunctionDef) -> bool:
         return False
     if not (isinstance(a.value, str) and isinstance(b.value, str)):
         return False
-    return _in_message(b, parents)
+    return _source_name(orig.name) in MESSAGE_FUNCTIONS or _in_message(b, parents)
+
+
+def _source_name(mangled: str) -> str:
+    """``x__first__mutmut_orig`` -> ``_first``; ``xǁRoundJudgeǁ_zero__mutmut_3`` -> ``_zero``."""
+    name = mangled.partition("__mutmut")[0]
+    return name.rpartition("ǁ")[2] if "ǁ" in name else name.removeprefix("x_")
 
 
 def figures() -> list[FileFigures]:

@@ -193,6 +193,7 @@ def test_the_2016_rule_with_blanks_not_marked_gives_the_penalty_and_a_warning(
     assert "(FARm): a warning" in ruled.reason
     plain = judge(horn).rule(Slip("FARM", "9F", 9))
     assert (plain.code, plain.warning) == (Code.REFERENCE_PENALTY, False)
+    assert "blank" not in plain.reason
 
 
 def test_the_first_move_with_its_blank_not_marked_is_credited_as_the_marked_word() -> None:
@@ -362,6 +363,7 @@ def test_a_word_that_cannot_stand_at_its_square_but_is_legal_elsewhere_is_a_wron
     round_2: RoundJudge,
 ) -> None:
     ruled = round_2.rule(Slip("FARM", "8G", 10))  # score wrong too: no 2016 rule
+    assert "H8 holds R" in ruled.reason  # why FARM cannot stand at 8G
     assert (ruled.code, ruled.points, ruled.move_score, ruled.placed) == (
         Code.BAD_REFERENCE,
         0,
@@ -386,9 +388,11 @@ def test_a_word_legal_nowhere_is_ruled_for_why_it_is_legal_nowhere(horn: Board) 
     assert (rackless.move_score, set(rackless.placed)) == (best.score, set(best.placed))
     word = j.rule(Slip("FARMZ", "8G", 9))
     assert (word.code, word.points) == (Code.INVALID_WORD, 0)
+    assert word.reason == "not in the lexicon enable: FARMZ: 0"
     full = Board.from_lines([".QQQQQQQQQQQQQQ"] + ["Q" * 15] * 14)
     nowhere = judge(full, "AAAAAAA").rule(Slip("AA", "", 2))
     assert (nowhere.code, nowhere.points, nowhere.placed) == (Code.DOES_NOT_FIT, 0, ())
+    assert nowhere.reason == "AA fits nowhere on the board (the slip gives no reference): 0"
 
 
 def test_a_word_not_written_in_full_is_not_legal_at_its_square(horn: Board) -> None:

@@ -61,6 +61,11 @@ def rulings(r: Round) -> dict[str, Ruling]:
     return {x.player.name: x for x in Ruling.objects.filter(round=r).select_related("player")}
 
 
+def first_round(game: Game, at: dt.datetime = T0) -> Round:
+    first = racks.round_rack_enter(game=game, rack="HORNAEI", actor=None)
+    return clock.round_open(round=first, actor=None, now=at)
+
+
 def third_round(game: Game, rack: str = "AEIOTLN") -> Round:
     third = racks.round_rack_enter(game=game, rack=rack, actor=None)
     third = clock.round_open(round=third, actor=None, now=ROUND_3)
@@ -96,24 +101,7 @@ def test_a_ruling_is_stamped_with_the_time_it_was_made(room: list[Player]) -> No
 def test_the_solo_counts_the_players_of_this_game_not_of_another_nor_of_an_annulled_round(
     room: list[Player],
 ) -> None:
-    event = room[0].event
-    other = GameFactory(event=event, source=Game.Source.MANUAL, seed=None)
-    annulled = racks.round_rack_enter(game=other, rack="HORNAEI", actor=None)
-    annulled = clock.round_open(round=annulled, actor=None, now=T0)
-    for p in room[2:]:  # slips in a round that is then annulled make nobody active
-        slip_submit(player=p, round=annulled, word="HORN", ref="H6", score=14, at=T0)
-    corrections.round_annul(round=annulled, reason="rack called wrongly", actor=None)
-    again = racks.round_rack_enter(game=other, rack="HORNAEI", actor=None)
-    again = clock.round_open(round=again, actor=None, now=T0)
-    scoring.round_tops_compute(round_id=again.pk, now=T0)
-    again.refresh_from_db()
-    top = again.tops[0]
-    slip_submit(player=room[0], round=again, word=top["word"], ref="", score=top["score"], at=T0)
-    slip_submit(player=room[1], round=again, word="HORN", ref="H6", score=14, at=T0)
-    again = score(again, T0)
-    assert rulings(again)["A"].found_top and not rulings(again)["B"].found_top
-    assert all(x.solo == 0 for x in rulings(again).values())  # 2 active players, not 4
-    # the event's other game: three play (a solo from 3), A alone finds the top
+    # one game: three play (a solo from 3), A alone finds the top: a solo
     _, r = horn_game(room)
     scoring.round_tops_compute(round_id=r.pk, now=ROUND_2)
     r.refresh_from_db()
@@ -122,19 +110,33 @@ def test_the_solo_counts_the_players_of_this_game_not_of_another_nor_of_an_annul
     phone(room[1], r, "FARM", "8F", 9)
     phone(room[2], r, "FARM", "8F", 9)
     assert rulings(score(r))["A"].solo == 10
-    assert all(x.solo == 0 for x in rulings(again).values())  # the first game untouched
+    # another game of the event: C and D's slips are in a round that is then annulled
+    other = GameFactory(event=room[0].event, source=Game.Source.MANUAL, seed=None)
+    annulled = first_round(other, at=ROUND_3)
+    for p in room[2:]:
+        slip_submit(player=p, round=annulled, word="HORN", ref="H6", score=14, at=ROUND_3)
+    corrections.round_annul(round=annulled, reason="rack called wrongly", actor=None)
+    again = first_round(other, at=ROUND_3)
+    scoring.round_tops_compute(round_id=again.pk, now=ROUND_3)
+    again.refresh_from_db()
+    top = again.tops[0]
+    for p, word, score_ in ((room[0], top["word"], top["score"]), (room[1], "HORN", 14)):
+        slip_submit(player=p, round=again, word=word, ref="", score=score_, at=ROUND_3)
+    again = score(again, ROUND_3)
+    assert rulings(again)["A"].found_top and not rulings(again)["B"].found_top
+    assert all(x.solo == 0 for x in rulings(again).values())  # 2 active players, not 4
+    assert rulings(r)["A"].solo == 10  # the first game's solo stands
 
 
 def test_warnings_in_an_annulled_round_cost_nothing_later(room: list[Player]) -> None:
+    Event.objects.filter(pk=room[0].event_id).update(warnings_free=2)
     game = GameFactory(event=room[0].event, source=Game.Source.MANUAL, seed=None)
-    first = racks.round_rack_enter(game=game, rack="HORNAEI", actor=None)
-    first = clock.round_open(round=first, actor=None, now=T0)
+    first = first_round(game)
     slip_submit(player=room[0], round=first, word="HORN", ref="H6", score=None, at=T0)
     scored = score(first, T0)
     assert rulings(scored)["A"].warning  # the free warning, then the round is annulled
     corrections.round_annul(round=scored, reason="rack called wrongly", actor=None)
-    again = racks.round_rack_enter(game=game, rack="HORNAEI", actor=None)
-    again = clock.round_open(round=again, actor=None, now=T0)
+    again = first_round(game)
     slip_submit(player=room[0], round=again, word="HORN", ref="H6", score=None, at=T0)
     again = score(again, T0)
     assert (rulings(again)["A"].warning, rulings(again)["A"].warning_penalty) == (True, 0)
@@ -144,27 +146,19 @@ def test_warnings_in_an_annulled_round_cost_nothing_later(room: list[Player]) ->
     second = clock.round_open(round=second, actor=None, now=ROUND_2)
     phone(room[0], second, "FARM", "8F", None)
     ann = rulings(score(second))["A"]
-    assert (ann.warning, ann.warning_penalty) == (True, 5)  # the second that counts
-    assert rulings_derive(game=game, from_round=2) == 0
+    assert (ann.warning, ann.warning_penalty) == (True, 0)  # the second that counts: free
+    assert rulings_derive(game=Game.objects.get(pk=game.pk), from_round=2) == 0
 
 
 def test_warnings_of_another_game_do_not_count_in_this_one(room: list[Player]) -> None:
-    _, other = horn_game(room)
-    phone(room[0], other, "FARM", "8F", None)  # a warning in the other game
-    score(other)
-    game = GameFactory(event=room[0].event, source=Game.Source.MANUAL, seed=None)
-    first = racks.round_rack_enter(game=game, rack="HORNAEI", actor=None)
-    first = clock.round_open(round=first, actor=None, now=ROUND_3)
-    slip_submit(player=room[0], round=first, word="HORN", ref="H6", score=None, at=ROUND_3)
-    first = score(first, ROUND_3)
-    assert rulings(first)["A"].warning_penalty == 0
-    publishing.round_top_choose(round=first, ref="H6", word="HORN", actor=None)
-    publish(first, ROUND_3)
-    later = ROUND_3 + dt.timedelta(minutes=10)
-    second = racks.round_rack_enter(game=game, rack="AFMEIOT", actor=None)
-    second = clock.round_open(round=second, actor=None, now=later)
-    slip_submit(player=room[0], round=second, word="FARM", ref="8F", score=None, at=later)
-    assert rulings(score(second, later))["A"].warning_penalty == 5  # 2nd of this game only
+    other = GameFactory(event=room[0].event, source=Game.Source.MANUAL, seed=None)
+    elsewhere = first_round(other)
+    slip_submit(player=room[0], round=elsewhere, word="HORN", ref="H6", score=None, at=T0)
+    assert rulings(score(elsewhere, T0))["A"].warning  # A's warning in the other game
+    game, r = horn_game_with_round_1_published(room)  # no slip of A in its round 1
+    phone(room[0], r, "FARM", "8F", None)
+    ann = rulings(score(r))["A"]
+    assert (ann.warning, ann.warning_penalty) == (True, 0)  # the first of this game: free
 
 
 def test_a_slip_entered_in_an_earlier_round_keeps_the_warnings_in_round_order(
@@ -252,3 +246,37 @@ def test_a_game_in_french_tiles_is_scored_with_french_values(room: list[Player])
     slip_submit(player=room[0], round=first, word="WOKE", ref="", score=best.score, at=T0)
     ann = rulings(score(first, T0))["A"]
     assert (ann.code, ann.points) == ("valid", best.score)
+
+
+def test_a_player_who_plays_a_later_round_gives_an_earlier_lone_finder_the_solo(
+    room: list[Player],
+) -> None:
+    """Rule 9: the players of the game are those with a slip in any of its rounds, so a
+    third player's slip in round 3 brings round 2's solo (one finder) but not round 1's (two)."""
+    game = GameFactory(event=room[0].event, source=Game.Source.MANUAL, seed=None)
+    first = first_round(game)
+    scoring.round_tops_compute(round_id=first.pk, now=T0)
+    first.refresh_from_db()
+    top = first.tops[0]
+    for p in room[:2]:
+        slip_submit(player=p, round=first, word=top["word"], ref=top["ref"], score=0, at=T0)
+    first = score(first, T0)
+    publishing.round_top_choose(round=first, ref="H6", word="HORN", actor=None)
+    first = publish(first, T0)
+    second = racks.round_rack_enter(game=game, rack="AFMEIOT", actor=None)
+    second = clock.round_open(round=second, actor=None, now=ROUND_2)
+    scoring.round_tops_compute(round_id=second.pk, now=ROUND_2)
+    second.refresh_from_db()
+    top = second.tops[0]
+    phone(room[0], second, top["word"], top["ref"], top["score"])
+    phone(room[1], second, top["word"], "", 0)  # no reference and a wrong score: zero
+    second = publish(score(second))
+    assert [rulings(second)[n].solo for n in "AB"] == [0, 0]  # two players: no solo yet
+    third = third_round(game)
+    phone(room[2], third, "TOE", "", 3, at=ROUND_3)
+    score(third, ROUND_3)
+    assert [rulings(second)[n].solo for n in "AB"] == [10, 0]
+    assert [rulings(first)[n].solo for n in "AB"] == [0, 0]  # two found it
+    Ruling.objects.filter(round=second, player=room[0]).update(solo=0)
+    assert rulings_derive(game=game, from_round=3) == 1  # the earlier solo, put back
+    assert rulings(second)["A"].solo == 10
