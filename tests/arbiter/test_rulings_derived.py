@@ -280,3 +280,50 @@ def test_a_player_who_plays_a_later_round_gives_an_earlier_lone_finder_the_solo(
     Ruling.objects.filter(round=second, player=room[0]).update(solo=0)
     assert rulings_derive(game=game, from_round=3) == 1  # the earlier solo, put back
     assert rulings(second)["A"].solo == 10
+
+
+def ruled_row(r: Round, player: Player, **fields: object) -> Ruling:
+    """A ruling as the services leave it, for a slip of ``player`` in ``r``."""
+    slip = SubmissionFactory(round=r, player=player, word="FARM", ref="8F", announced_score=10)
+    return Ruling.objects.create(
+        round=r, player=player, submission=slip, code="valid", move_score=10, points=10, **fields
+    )
+
+
+def test_an_annulled_round_and_the_other_games_keep_their_solos_when_a_game_is_derived(
+    room: list[Player],
+) -> None:
+    a, b, c, d = room
+    elsewhere = GameFactory(event=a.event)  # A alone plays there and found its top: no solo
+    lone = ruled_row(RoundFactory(game=elsewhere, number=1, status=Round.Status.PUBLISHED), a)
+    Ruling.objects.filter(pk=lone.pk).update(found_top=True)
+    game = GameFactory(event=a.event)
+    annulled = RoundFactory(game=game, number=1, status=Round.Status.ANNULLED)
+    struck = ruled_row(annulled, b)
+    Ruling.objects.filter(pk=struck.pk).update(found_top=True)  # a finder alone, struck out
+    for number, status in ((1, Round.Status.PUBLISHED), (2, Round.Status.PUBLISHED)):
+        r = RoundFactory(game=game, number=number, status=status)
+        for p in (b, c, d):  # three players play this game: a solo is possible here
+            ruled_row(r, p)
+    r3 = RoundFactory(game=game, number=3, status=Round.Status.SCORED)
+    ruled_row(r3, b)
+    rulings_derive(game=Game.objects.get(pk=game.pk), from_round=3)
+    assert Ruling.objects.get(pk=lone.pk).solo == 0
+    assert Ruling.objects.get(pk=struck.pk).solo == 0
+
+
+def test_a_warning_in_an_annulled_round_of_the_derived_range_costs_nothing(
+    room: list[Player],
+) -> None:
+    a = room[0]  # one free warning a game (the room's event)
+    game = GameFactory(event=a.event)
+    ruled_row(RoundFactory(game=game, number=1, status=Round.Status.PUBLISHED), a, warning=True)
+    struck = ruled_row(
+        RoundFactory(game=game, number=2, status=Round.Status.ANNULLED), a, warning=True
+    )
+    again = ruled_row(
+        RoundFactory(game=game, number=2, status=Round.Status.SCORED), a, warning=True
+    )
+    rulings_derive(game=Game.objects.get(pk=game.pk), from_round=2)
+    assert Ruling.objects.get(pk=again.pk).warning_penalty == 5  # the second of the game
+    assert Ruling.objects.get(pk=struck.pk).warning_penalty == 0
