@@ -22,7 +22,7 @@ from gunicorn.glogging import Logger
 from config.redaction import redact
 
 bind = "0.0.0.0:8000"
-worker_class = "gthread"
+worker_class = "config.gunicorn_worker.ArrivalThreadWorker"  # gthread, stamping arrivals
 workers = 3
 threads = 8
 timeout = 30

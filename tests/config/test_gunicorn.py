@@ -17,6 +17,7 @@ import pytest
 import yaml
 from django.urls import reverse
 from gunicorn.config import Config
+from gunicorn.workers.gthread import ThreadWorker
 
 from config.redaction import RedactTokensFilter, redact
 from tests.config.settings_probe import ROOT
@@ -36,7 +37,8 @@ def gunicorn_config() -> Config:
 
 def test_the_web_process_runs_gthread_workers_with_timeouts() -> None:
     config = gunicorn_config()
-    assert config.worker_class_str == "gthread"
+    assert config.worker_class_str == "config.gunicorn_worker.ArrivalThreadWorker"
+    assert issubclass(config.worker_class, ThreadWorker)  # gthread, stamping arrivals
     assert config.workers >= 2 and config.threads >= 4
     assert 0 < config.timeout <= 60 and 0 < config.keepalive <= 10
     assert config.accesslog == "-"
