@@ -132,6 +132,12 @@ def test_the_top_is_found_and_ranks_first(round_2: RoundJudge, horn: Board) -> N
     assert (ruled.code, ruled.rank, ruled.found_top) == (Code.VALID, 1, True)
 
 
+def test_a_word_that_cannot_be_read_is_malformed_and_says_so(round_2: RoundJudge) -> None:
+    ruled = round_2.rule(Slip("FA RM", "8F", 9))
+    assert (ruled.code, ruled.points, ruled.rank) == (Code.MALFORMED, 0, None)
+    assert ruled.reason.startswith("the word cannot be read (word 'FA RM' must be letters only")
+
+
 def test_a_slip_handed_in_several_times_is_multiple_even_when_also_late(
     round_2: RoundJudge,
 ) -> None:
@@ -307,6 +313,7 @@ def test_an_unreadable_reference_counts_as_missing_and_an_off_board_one_keeps_it
     assert missing.reason.startswith("the slip gives no reference;")
     down_off = round_2.rule(Slip("FARM", "16H", 9))  # down, off the board: FARM goes down
     assert (down_off.code, down_off.net) == (Code.REFERENCE_PENALTY, 4)
+    assert down_off.reason.startswith("reference '16H': column 16 is off the board")
     across_off = round_2.rule(Slip("FARM", "P8", 9))  # across: FARM is legal only down
     assert (across_off.code, across_off.net) == (Code.BAD_REFERENCE, 0)
 

@@ -431,3 +431,18 @@ def test_the_slip_that_arrived_last_stands_even_when_the_server_handles_it_first
     phone(room[0], r, "FARM", "8F", 9, at=ROUND_2 + dt.timedelta(seconds=50))
     phone(room[0], r, "FARM", "8F", 12, at=ROUND_2 + dt.timedelta(seconds=40))  # handled late
     assert Submission.objects.get(round=r, player=room[0], is_current=True).announced_score == 9
+
+
+def test_of_slips_handed_in_out_of_order_the_last_arrival_stands_and_on_a_tie_the_last_handled(
+    room: list[Player],
+) -> None:
+    _, r = horn_game(room)
+    for seconds, score in ((10, 7), (20, 8), (15, 12)):  # the one of 15 s is handled last
+        phone(room[0], r, "FARM", "8F", score, at=ROUND_2 + dt.timedelta(seconds=seconds))
+    current = Submission.objects.get(round=r, player=room[0], is_current=True)
+    assert current.announced_score == 8
+    assert Submission.objects.filter(round=r, player=room[0]).count() == 3
+    same = ROUND_2 + dt.timedelta(seconds=40)
+    for score in (10, 9):
+        phone(room[1], r, "FARM", "8F", score, at=same)
+    assert Submission.objects.get(round=r, player=room[1], is_current=True).announced_score == 9
