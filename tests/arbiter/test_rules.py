@@ -24,13 +24,17 @@ ENABLE = Lexicon.load()
 
 
 def judge(
-    board: Board, rack: str, round_number: int = 2, policy: Policy | None = None
+    board: Board,
+    rack: str,
+    round_number: int = 2,
+    policy: Policy | None = None,
+    lexicon: Lexicon = ENABLE,
 ) -> RoundJudge:
-    moves = generate(board, rack, ENABLE, EN)
+    moves = generate(board, rack, lexicon, EN)
     return RoundJudge(
         board=board,
         rack=rack,
-        lexicon=ENABLE,
+        lexicon=lexicon,
         tiles=EN,
         round_number=round_number,
         top_score=moves[0].score if moves else 0,

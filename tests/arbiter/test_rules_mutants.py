@@ -26,6 +26,7 @@ from engine.movegen import generate
 from engine.notation import SIZE, Direction
 from engine.tiles import TileSet
 from engine.validate import Fault, validate
+from tests.arbiter.test_rules import judge as rules_judge
 
 EN = TileSet.load("en")
 ENABLE = Lexicon.load()
@@ -48,17 +49,7 @@ def judge(
     policy: Policy | None = None,
     lexicon: Lexicon = ENABLE,
 ) -> RoundJudge:
-    moves = generate(board, rack, lexicon, EN)
-    return RoundJudge(
-        board=board,
-        rack=rack,
-        lexicon=lexicon,
-        tiles=EN,
-        round_number=round_number,
-        top_score=moves[0].score if moves else 0,
-        score_counts=score_counts(m.score for m in moves),
-        policy=policy or Policy(),
-    )
+    return rules_judge(board, rack, round_number, policy, lexicon)
 
 
 def worth(board: Board, ref: str, word: str, rack: str = RACK) -> int:
