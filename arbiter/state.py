@@ -1,7 +1,7 @@
 """From stored rows to the engine: the event's lexicon, tile set and layout, the game's state.
 
 The engine owns the rules; the database owns the history. A game's engine state is rebuilt
-from its published rounds (``DuplicateGame.from_rounds`` checks each of them), never kept in
+from its published rounds (``engine.replay.replay_rounds`` checks each of them), never kept in
 memory between requests or tasks.
 """
 
@@ -15,9 +15,11 @@ from django.conf import settings
 from arbiter.rules import Policy
 from engine.board import Board, Layout
 from engine.errors import EngineError
-from engine.game import DuplicateGame, GameDocument, RoundRecord, replay
+from engine.game import DuplicateGame
 from engine.lexicon import DEFAULT, Lexicon
 from engine.move import Move
+from engine.record import GameDocument, RoundRecord
+from engine.replay import replay, replay_rounds
 from engine.tiles import TileSet
 from tournament.errors import ApplicationError
 from tournament.models import Event, Game, Round
@@ -85,7 +87,7 @@ def engine_game(game: Game, rounds: Iterable[Round] | None = None) -> DuplicateG
         else game.rounds.filter(status=Round.Status.PUBLISHED).order_by("number")
     )
     try:
-        return DuplicateGame.from_rounds(
+        return replay_rounds(
             [round_record(r) for r in published],
             tiles=TileSet.load(game.tile_set),
             lexicon=lexicon_for(game.lexicon),

@@ -5,6 +5,7 @@ re-exported here.
 """
 
 from engine.board import Board, Layout
+from engine.choice import choose_top
 from engine.draw import Bag, Draw
 from engine.errors import (
     EngineError,
@@ -14,11 +15,13 @@ from engine.errors import (
     RackError,
     RackRejected,
 )
-from engine.game import DuplicateGame, RoundRecord, autoplay, choose_top, replay
+from engine.game import DuplicateGame, autoplay
 from engine.lexicon import Lexicon
 from engine.move import Move
 from engine.movegen import ScoredMove, generate, top
 from engine.notation import Direction
+from engine.record import RoundRecord
+from engine.replay import replay
 from engine.tiles import TileSet
 from engine.validate import Fault, Verdict, validate, validate_text
 

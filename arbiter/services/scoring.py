@@ -17,7 +17,7 @@ from django.utils import timezone
 from arbiter.rules import score_counts
 from arbiter.services.rulings import round_rule
 from arbiter.state import board_of, lexicon_for
-from engine.game import choose_top
+from engine.choice import choose_top
 from engine.move import Move
 from engine.movegen import ScoredMove, generate
 from engine.tiles import TileSet

@@ -12,9 +12,9 @@ import pytest
 
 from engine.board import Board
 from engine.cli import run
-from engine.game import replay
 from engine.lexicon import Lexicon
 from engine.move import Move
+from engine.replay import replay
 from engine.validate import validate
 
 

@@ -12,21 +12,14 @@ import pytest
 
 from engine import movegen
 from engine.board import Board, Layout
+from engine.choice import choice_key, choose_top
 from engine.errors import EngineError, PlacementError, RackError, RackRejected
-from engine.game import (
-    END_EMPTY,
-    DuplicateGame,
-    GameStateError,
-    Phase,
-    RoundRecord,
-    autoplay,
-    choice_key,
-    choose_top,
-    replay,
-)
+from engine.game import END_EMPTY, DuplicateGame, GameStateError, Phase, autoplay
 from engine.lexicon import Lexicon
 from engine.move import Move
 from engine.movegen import ScoredMove
+from engine.record import RoundRecord
+from engine.replay import replay, replay_rounds
 from engine.tiles import TileSet
 from engine.validate import validate
 
@@ -356,7 +349,7 @@ def test_replaying_a_document_reproduces_the_game(played: DuplicateGame, enable:
 def test_a_game_rebuilt_from_its_rounds_waits_for_the_next_rack(
     played: DuplicateGame, en: TileSet, enable: Lexicon
 ) -> None:
-    game = DuplicateGame.from_rounds(played.rounds[:5], tiles=en, lexicon=enable, seed=1)
+    game = replay_rounds(played.rounds[:5], tiles=en, lexicon=enable, seed=1)
     assert game.round_number == 6 and game.phase is Phase.DRAW
     assert game.total == sum(r.score for r in played.rounds[:5])
     assert game.board.tiles + len(game.bag) + len(game.leftover) == 100
@@ -461,7 +454,7 @@ def test_a_game_rebuilt_from_its_rounds_draws_the_same_next_racks_as_one_that_ne
     enable: Lexicon, en: TileSet
 ) -> None:
     whole = autoplay(seed=42, tiles=en, lexicon=enable)
-    resumed = DuplicateGame.from_rounds(whole.rounds[:5], tiles=en, lexicon=enable, seed=42)
+    resumed = replay_rounds(whole.rounds[:5], tiles=en, lexicon=enable, seed=42)
     while not resumed.over:
         if resumed.draw() is not None:
             resumed.play_top()

@@ -1,0 +1,121 @@
+"""Games played again from what was written down: a document (``replay``: how a room loads a
+federation's pre-drawn game) or the rounds stored so far (``replay_rounds``: how the database's
+rounds become the engine's state). Every rack, leftover, move and score is checked, and a
+mismatch raises an ``EngineError`` naming the round."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from engine import movegen
+from engine.board import Layout
+from engine.draw import meets_minimum
+from engine.errors import EngineError, NotationError, PlacementError, RackError, RackRejected
+from engine.game import NO_MOVE, DuplicateGame
+from engine.lexicon import Lexicon
+from engine.record import GameDocument, RoundRecord
+from engine.tiles import TileSet, sort_tiles, subtract
+
+_NO_MOVE_END = re.compile(re.escape(NO_MOVE) + r"([A-Z?]+)")
+
+
+def replay_rounds(
+    rounds: Sequence[RoundRecord],
+    *,
+    tiles: TileSet,
+    lexicon: Lexicon,
+    layout: Layout | None = None,
+    seed: int | None = None,
+) -> DuplicateGame:
+    """Rebuild a game from rounds already played (for instance read from a database), each
+    checked as ``replay`` does. The game is left waiting for the next round's rack."""
+    game = DuplicateGame(tiles=tiles, lexicon=lexicon, layout=layout, seed=seed)
+    for record in rounds:
+        _replay_round(game, record)
+    return game
+
+
+def _replay_round(game: DuplicateGame, record: RoundRecord) -> None:
+    n = game.round_number
+    if record.number != n:
+        raise EngineError(f"round {n}: the document numbers it {record.number}")
+    try:
+        for rack in record.rejected:
+            try:
+                game.offer_rack(rack)
+            except RackRejected:
+                continue
+            raise RackError(f"the rejected rack {rack} meets the minimum: it should have been kept")
+        rack = game.offer_rack(record.rack)
+        if sort_tiles(record.leftover) != game.leftover:
+            raise RackError(
+                f"the leftover is {game.leftover or '(none)'}, "
+                f"the document says {record.leftover or '(none)'}"
+            )
+        if rack != sort_tiles(record.rack):
+            raise RackError(f"the rack reads {rack}, the document says {record.rack}")
+        played = game.play(record.move)
+        if played.score != record.score:
+            raise PlacementError(
+                f"{record.move} scores {played.score}, the document says {record.score}"
+            )
+    except EngineError as exc:
+        if str(exc).startswith(f"round {n}:"):
+            raise type(exc)(str(exc)) from None
+        raise type(exc)(f"round {n}: {exc}") from None
+
+
+def replay(
+    document: GameDocument, *, lexicon: Lexicon, layout: Layout | None = None
+) -> DuplicateGame:
+    """Play a game document again round by round through ``offer_rack`` (rejected racks first)
+    and ``play``, checking every rack, leftover, move and score, and then the end. Any mismatch
+    raises an ``EngineError`` naming the round. Draws are seeded per round (``round_rng``), so
+    drawing after a replay with the document's seed gives the racks the original would have."""
+    try:
+        tiles = TileSet.load(str(document["tiles"]))
+        rounds = [RoundRecord.from_document(r) for r in document["rounds"]]
+        seed = document.get("seed")
+    except (KeyError, TypeError) as exc:
+        raise NotationError(f"game document: {exc!s} is missing or not of the right type") from None
+    game = DuplicateGame(tiles=tiles, lexicon=lexicon, layout=layout, seed=seed)
+    for record in rounds:
+        _replay_round(game, record)
+    if "total" in document and document["total"] != game.total:
+        raise EngineError(
+            f"the rounds add up to {game.total}, the document's total is {document['total']}"
+        )
+    end = str(document.get("end") or "")
+    if end:
+        _replay_end(game, end)
+    return game
+
+
+def _replay_end(game: DuplicateGame, end: str) -> None:
+    """Check the document's end against the position and end the game with it."""
+    n = game.round_number
+    reason = game.exhausted()
+    if m := _NO_MOVE_END.fullmatch(end):
+        rack = game.tiles.parse_rack(m.group(1))
+        pool = game.leftover + game.bag.contents
+        if (
+            reason is not None
+            or subtract(pool, rack) is None
+            or not meets_minimum(game.tiles, rack, n)
+        ):
+            raise RackError(
+                f"round {n}: the final rack {rack} cannot be drawn from {sort_tiles(pool)}"
+            )
+        if movegen.top(game.board, rack, game.lexicon, n=1, tiles=game.tiles):
+            raise EngineError(f"round {n}: the document ends with {end!r} but a move is possible")
+        game._end(end)
+        return
+    if reason is None:
+        raise EngineError(
+            f"round {n}: the document ends with {end!r} but a rack can still be drawn"
+        )
+    game._end(reason)
+
+
+__all__ = ["replay", "replay_rounds"]
