@@ -439,8 +439,9 @@ def test_many_seeded_games_replay_and_every_rack_meets_its_minimum(
 def test_the_examples_in_the_docstrings_run() -> None:
     import engine.draw
     import engine.game
+    import engine.wordlist
 
-    for module in (engine.draw, engine.game):
+    for module in (engine.draw, engine.game, engine.wordlist):
         failed, attempted = doctest.testmod(module)
         assert attempted > 0 and failed == 0, module.__name__
 

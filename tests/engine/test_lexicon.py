@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import gzip
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine import lexicon as lexmod
 from engine.errors import LexiconError
 from engine.lexicon import LETTERS, SEP, TERMINAL, Lexicon
+from engine.wordlist import fold
 
 
 @pytest.fixture
@@ -51,13 +56,74 @@ def test_a_line_that_is_not_letters_is_an_error_naming_the_line(
     tmp_path: Path, cache: Path
 ) -> None:
     path = write(tmp_path, "bad.txt", "cat\ndog\nice-cream\n")
-    with pytest.raises(LexiconError, match=r"line 3: 'ice-cream' is not a word"):
+    with pytest.raises(
+        LexiconError, match=r"1 line is not a word .*: line 3: 'ice-cream' \('-'\)$"
+    ):
         Lexicon.load(str(path))
 
 
-def test_accented_letters_are_refused_with_the_line(tmp_path: Path, cache: Path) -> None:
-    with pytest.raises(LexiconError, match="line 2"):
-        Lexicon.load(str(write(tmp_path, "fr.txt", "chat\nété\n")))
+def test_every_bad_line_is_named_at_once_up_to_twenty_then_counted(
+    tmp_path: Path, cache: Path
+) -> None:
+    bad = [f"word{n}" for n in range(25)] + ["l'été", "two words", "Ωmega"]
+    path = write(tmp_path, "bad.txt", "\n".join(["cat", *bad, "dog"]))
+    with pytest.raises(LexiconError) as caught:
+        Lexicon.load(str(path))
+    message = str(caught.value)
+    assert message.startswith("lexicon 'bad.txt': 28 lines are not a word of letters A-Z")
+    assert "line 2: 'word0' ('0')" in message and "line 21: 'word19' ('1')" in message
+    assert "word20" not in message and message.endswith("; 8 more")
+
+
+def test_accents_are_folded_to_the_tiles_and_ligatures_written_out(
+    tmp_path: Path, cache: Path
+) -> None:
+    text = "\ufeffchat\r\nÉté\r\nÇA\r\ncœur\r\nNAÏF\r\nex-æquo\r\n"
+    with pytest.raises(LexiconError, match=r"line 6: 'ex-æquo' \('-'\)"):
+        Lexicon.load(str(write(tmp_path, "fr.txt", text)))
+    lex = Lexicon.load(str(write(tmp_path, "fr2.txt", text.replace("ex-æquo", "æthuse"))))
+    assert lex.iter_words() == ["AETHUSE", "CA", "CHAT", "COEUR", "ETE", "NAIF"]
+
+
+@given(st.text(alphabet="abcçéèêëîïôœæûüÿÀÉÈŒÆ", max_size=15))
+def test_folding_gives_tile_letters_and_folding_again_changes_nothing(word: str) -> None:
+    folded = fold(word)
+    assert folded == "" or (folded.isascii() and folded.isalpha() and folded.isupper())
+    assert fold(folded) == folded
+
+
+def test_a_compile_tells_its_progress_and_a_cached_list_says_so(
+    tmp_path: Path, cache: Path
+) -> None:
+    path = write(
+        tmp_path, "club.txt", "\n".join(f"{a}{b}{c}" for a in "abc" for b in "de" for c in "xyz")
+    )
+    heard: list[tuple[str, float]] = []
+    lex = Lexicon.load(str(path), progress=lambda phase, done: heard.append((phase, done)))
+    assert lex.words == 18 and "ADX" in lex
+    phases = [phase for phase, _ in heard]
+    assert phases[0] == "reading the words" and phases[-1] == "compiled"
+    assert phases.index("the DAWG") < phases.index("the GADDAG")
+    fractions = [done for _, done in heard]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    again: list[tuple[str, float]] = []
+    Lexicon.load(str(path), progress=lambda phase, done: again.append((phase, done)))
+    assert again == [("read from the cache", 1.0)]
+
+
+def test_warming_a_list_from_the_command_line_shows_its_progress(
+    tmp_path: Path, cache: Path
+) -> None:
+    path = write(tmp_path, "club.txt", "cat\ncats\nact\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "engine.lexicon", "--warm", "--lexicon", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.startswith("club.txt: 3 words;")
+    steps = done.stderr.splitlines()
+    assert steps[0] == "  3% reading the words" and steps[-1] == "100% compiled"
 
 
 def test_an_unreadable_or_empty_list_is_an_error(tmp_path: Path, cache: Path) -> None:
