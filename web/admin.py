@@ -1,4 +1,6 @@
-"""The Django admin: browse and fix everything; the audit log is read-only.
+"""The Django admin, for superusers only: browse and fix everything; the audit log is read-only.
+Everyone else works from the console (accounts, roles, players: ``web.console.staff``); a
+staff account that is not a superuser gets the admin's login page, as anyone else.
 
 Changes made here are director actions too, so saving an event, player or game appends an
 ``web.admin.*`` audit entry.
@@ -15,6 +17,15 @@ from django.http import HttpRequest
 
 from tournament.models import AuditEntry, Event, EventRole, Game, Player, Round, Ruling, Submission
 from tournament.services import audit_record, player_token_reissue
+
+
+def superuser_only(request: HttpRequest) -> bool:
+    """The admin site's permission: an active superuser (Django's own asks only for staff)."""
+    user = request.user
+    return bool(user.is_active and user.is_superuser)
+
+
+admin.site.has_permission = superuser_only  # type: ignore[method-assign]
 
 
 class AuditedAdmin(admin.ModelAdmin):

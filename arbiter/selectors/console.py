@@ -41,7 +41,10 @@ class ConsoleState:
 
 def console_state(*, game: Game, now: datetime) -> ConsoleState:
     current = round_current(game)
-    players = Player.objects.filter(event_id=game.event_id).order_by("table", "name")
+    # A withdrawn player hands in no slip: the console does not wait for them.
+    players = Player.objects.filter(event_id=game.event_id, withdrawn_at__isnull=True).order_by(
+        "table", "name"
+    )
     slips = 0
     missing: list[Player] = []
     rulings: list[Ruling] = []

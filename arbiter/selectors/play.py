@@ -83,6 +83,7 @@ def _row_json(row: StandingRow, standings: Standings) -> dict[str, Any]:
         "total": row.total,
         "gap": row.gap,
         "top_pct": row.top_pct,
+        "withdrawn": row.withdrawn,
         "players": len(standings.rows),
         "rounds": standings.rounds,
     }

@@ -4,6 +4,7 @@ total = points + solos - penalties (``ruling_total``); the gap is the total minu
 total (the sum of the tops played), the percentage is the total over the top's total; equal
 totals share a rank (1, 2, 2, 4). A category is a filter: ranks are then counted within it,
 the overall rank kept. Amended rulings count as amended, so the standings follow every correction.
+A withdrawn player stays in the standings with the points already earned, marked withdrawn.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ class StandingRow:
     total: int
     gap: int
     top_pct: float
+    withdrawn: bool = False  # the player withdrew: shown as such, with the points earned
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,7 @@ def _standings(
                 total=total,
                 gap=total - top_total,
                 top_pct=round(100.0 * total / top_total, 2) if top_total else 0.0,
+                withdrawn=p.withdrawn_at is not None,
             )
         )
     return Standings(top_total=top_total, rounds=rounds.count(), rows=rows)

@@ -20,9 +20,11 @@ from engine.tiles import TileSet
 from tournament.errors import ApplicationError
 from tournament.models import Game, Round
 from tournament.services.audit import audit_record
+from tournament.services.closing import event_require_open
 
 
 def _check_can_draw(game: Game) -> None:
+    event_require_open(game.event)
     if game.status == Game.Status.FINISHED:
         raise ApplicationError(f"Game {game.number} is over: {game.end_reason or 'finished'}.")
     current = round_in_play(game)

@@ -24,7 +24,7 @@ from engine.move import Move
 from engine.notation import parse_ref, parse_word
 from engine.tiles import BLANK, sort_tiles
 from tournament.errors import ApplicationError
-from tournament.models import Player, Round, Submission
+from tournament.models import Event, Player, Round, Submission
 from tournament.services.audit import audit_record
 
 _ROUND_COLUMNS = (
@@ -39,6 +39,7 @@ _ROUND_COLUMNS = (
     "game__board_layout",
     "game__event__name",
     "game__event__grace_seconds",
+    "game__event__status",
 )
 
 
@@ -210,6 +211,21 @@ def _check_arbiter_entry(round: Round, entered_by: User | None) -> None:
         )
 
 
+def _check_taken(event: Event, player: Player) -> None:
+    """No slip, from any source, in a closed event or from or for a withdrawn player."""
+    if event.is_closed:
+        raise SlipRefused(
+            f"{event.name} is closed: no slip is taken (its director can reopen it).",
+            data={"code": "event_closed"},
+        )
+    if player.is_withdrawn:
+        raise SlipRefused(
+            f"{player.name} has withdrawn from {event.name}: no slip is taken from or for them "
+            "(the director can reinstate them).",
+            data={"code": "withdrawn"},
+        )
+
+
 def _check_phone_slip(round: Round, player: Player, at: datetime, late: bool) -> None:
     """A player's own slip counts when it arrived (``at``, stamped when the request came in)
     before the deadline plus the grace, even if the round has closed since."""
@@ -270,7 +286,7 @@ def slip_submit(
     # slip of a room handing in at the deadline.
     player = (
         Player.objects.select_for_update()
-        .only("pk", "event_id", "name", "table", "token_revoked_at")
+        .only("pk", "event_id", "name", "table", "token_revoked_at", "withdrawn_at")
         .get(pk=player.pk)
     )
     event = round.game.event
@@ -278,6 +294,7 @@ def slip_submit(
         raise SlipRefused(
             f"{player.name} is not registered in {event.name}.", data={"code": "not_your_event"}
         )
+    _check_taken(event, player)
     arbiter = source == Submission.Source.ARBITER
     if arbiter:
         _check_arbiter_entry(round, entered_by)

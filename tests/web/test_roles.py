@@ -57,6 +57,10 @@ ROUTES: dict[str, tuple[str, frozenset[str]]] = {
     "console:round_moves": ("GET", STAFF),
     "console:audit": ("GET", STAFF),
     "console:players_import": ("GET", DIRECTORS),
+    "console:staff": ("GET", DIRECTORS),  # invitations, roles, withdrawals, closing
+    "console:staff_post": ("POST", DIRECTORS),
+    "console:staff_post_one": ("POST", DIRECTORS),
+    "console:invitation": ("GET", EVERYONE),  # the signed link is the secret (here: tampered)
     "play:qr_sheet": ("GET", DIRECTORS),
     "play:qr_player": ("GET", DIRECTORS),
     "play:player_token_revoke": ("POST", DIRECTORS),
@@ -81,11 +85,20 @@ ROUTES: dict[str, tuple[str, frozenset[str]]] = {
     "staff_api:action": ("POST", STAFF),
     "login": ("GET", EVERYONE),
     "logout": ("POST", EVERYONE),
+    "password_change": ("GET", SIGNED_IN),  # one's own password
+    "password_change_done": ("GET", SIGNED_IN),
     "api-schema": ("GET", EVERYONE),  # the API's shape, no data
     "healthz": ("GET", EVERYONE),
 }
 # The framework's own views: their rule is Django's or DRF's, not a decorator of ours.
-FRAMEWORK_VIEWS = {"login", "logout", "api-schema", "healthz"}
+FRAMEWORK_VIEWS = {
+    "login",
+    "logout",
+    "password_change",
+    "password_change_done",
+    "api-schema",
+    "healthz",
+}
 
 # docs/design.md: arbiters draw and enter racks, open, pause, extend, close, publish, enter
 # slips and amend rulings; annulling a round is the director's.

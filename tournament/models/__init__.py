@@ -6,6 +6,7 @@
 - ``slip``: Submission (a player's slip) and Ruling (the arbiter's decision on it)
 - ``audit``: AuditEntry, the append-only log of director and arbiter actions
 - ``export``: ExportJob, a workbook written in the background
+- ``invitation``: Invitation, a director's one-time link that makes someone staff of an event
 
 Constraints live in the database (``Meta.constraints``); row-local facts are methods that
 run no query.
@@ -17,6 +18,7 @@ from tournament.models.audit import AuditEntry
 from tournament.models.event import Event, EventRole
 from tournament.models.export import ExportJob
 from tournament.models.game import Game, Round
+from tournament.models.invitation import Invitation
 from tournament.models.player import Player
 from tournament.models.slip import Ruling, Submission
 
@@ -26,6 +28,7 @@ __all__ = [
     "EventRole",
     "ExportJob",
     "Game",
+    "Invitation",
     "Player",
     "Round",
     "Ruling",

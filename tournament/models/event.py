@@ -101,6 +101,11 @@ class Event(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.starts_on:%Y-%m-%d})"
 
+    @property
+    def is_closed(self) -> bool:
+        """Closed by its director (``event_close``): no new round, no slip, no amendment."""
+        return self.status == EventStatus.FINISHED
+
 
 class EventRoleName(models.TextChoices):
     DIRECTOR = "director", "Director"

@@ -27,6 +27,11 @@ class Player(models.Model):
     table = models.PositiveIntegerField(null=True, blank=True)
     token = models.CharField(max_length=64, unique=True, default=token_new, editable=False)
     token_revoked_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Set when the player withdrew: no slip is taken from or for them since.",
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -53,3 +58,7 @@ class Player(models.Model):
     @property
     def token_is_active(self) -> bool:
         return self.token_revoked_at is None
+
+    @property
+    def is_withdrawn(self) -> bool:
+        return self.withdrawn_at is not None

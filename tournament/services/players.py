@@ -131,3 +131,45 @@ def player_update(
         data={"player": player.pk, "before": before},
     )
     return player
+
+
+@transaction.atomic
+def player_withdraw(*, player: Player, actor: User | None, reason: str = "") -> Player:
+    """The player leaves the event: from now on no slip is taken from their phone or for them
+    from an arbiter, and the console no longer waits for them. Their rulings so far stay, so
+    the standings keep the points already earned (docs/rules.md, "Withdrawn players")."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if player.withdrawn_at is not None:
+        raise ApplicationError(
+            f"{player.name} has already withdrawn.", data={"code": "already_withdrawn"}
+        )
+    player.withdrawn_at = timezone.now()
+    player.save(update_fields=["withdrawn_at"])
+    audit_record(
+        event=player.event,
+        action="tournament.player.withdrawn",
+        actor=actor,
+        data={"player": player.pk, "name": player.name, "reason": reason.strip()[:500]},
+    )
+    return player
+
+
+@transaction.atomic
+def player_reinstate(*, player: Player, actor: User | None) -> Player:
+    """Undo a withdrawal: the player's slips are taken again, as before."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if player.withdrawn_at is None:
+        raise ApplicationError(
+            f"{player.name} has not withdrawn: nothing to reinstate.",
+            data={"code": "not_withdrawn"},
+        )
+    since = player.withdrawn_at
+    player.withdrawn_at = None
+    player.save(update_fields=["withdrawn_at"])
+    audit_record(
+        event=player.event,
+        action="tournament.player.reinstated",
+        actor=actor,
+        data={"player": player.pk, "name": player.name, "withdrawn_at": since.isoformat()},
+    )
+    return player

@@ -1,8 +1,12 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import AbstractUser, User
 from django.db import transaction
+
+from tournament.errors import ApplicationError
+from tournament.models import EventRole
+from tournament.services.audit import audit_record
 
 
 @transaction.atomic
@@ -18,3 +22,26 @@ def director_user_ensure(*, username: str, password: str) -> tuple[AbstractUser,
         return user, False
     user = User.objects.create_superuser(username=username, email="", password=password)
     return user, True
+
+
+@transaction.atomic
+def event_role_remove(*, role: EventRole, actor: User | None) -> EventRole:
+    """Take a director's or an arbiter's role in an event away. An event keeps at least one
+    director: its last one (whoever removes it, themselves included) stays."""
+    role = EventRole.objects.select_for_update().select_related("user", "event").get(pk=role.pk)
+    event = role.event
+    if role.role == EventRole.Role.DIRECTOR:
+        directors = EventRole.objects.select_for_update().filter(
+            event=event, role=EventRole.Role.DIRECTOR
+        )
+        if directors.count() <= 1:
+            yours = actor is not None and actor.pk == role.user_id
+            raise ApplicationError(
+                f"{'You are' if yours else role.user.get_username() + ' is'} the last director "
+                f"of {event.name}: invite another director before removing this role.",
+                data={"code": "last_director"},
+            )
+    removed = {"user": role.user.get_username(), "role": role.role}
+    role.delete()
+    audit_record(event=event, action="tournament.event.role_removed", actor=actor, data=removed)
+    return role

@@ -24,6 +24,8 @@ from web.api.parsers import RequestTooLarge
 PLAY_REFUSAL_STATUS = {
     "not_your_event": status.HTTP_403_FORBIDDEN,
     "revoked": status.HTTP_403_FORBIDDEN,
+    "withdrawn": status.HTTP_403_FORBIDDEN,
+    "event_closed": status.HTTP_409_CONFLICT,
     "round_not_open": status.HTTP_409_CONFLICT,
     "deadline_passed": status.HTTP_409_CONFLICT,
 }

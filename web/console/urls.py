@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from web.console import events, imports, setup, views
+from web.console import accounts, events, imports, setup, staff, views
 
 app_name = "console"
 
@@ -36,4 +36,8 @@ urlpatterns = [
     ),
     path("events/<slug:slug>/games/<int:number>/audit/", views.game_audit, name="audit"),
     path("events/<slug:slug>/players/import/", imports.players_import_page, name="players_import"),
+    path("events/<slug:slug>/staff/", staff.staff_page, name="staff"),
+    path("events/<slug:slug>/staff/<str:what>/", staff.staff_post, name="staff_post"),
+    path("events/<slug:slug>/staff/<str:what>/<int:pk>/", staff.staff_post, name="staff_post_one"),
+    path("invitations/<str:token>/", accounts.invitation_open, name="invitation"),
 ]

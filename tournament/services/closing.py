@@ -1,0 +1,58 @@
+"""Closing an event (its director, docs/design.md's "Roles"): a closed event takes no new
+round, no slip and no amendment of a ruling; it can be reopened. The event's stored status is
+the switch (``Event.is_closed``: finished); what the pages show otherwise follows its games."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from tournament.errors import ApplicationError
+from tournament.models import Event, Round
+from tournament.services.audit import audit_record
+
+
+@transaction.atomic
+def event_close(*, event: Event, actor: User | None) -> Event:
+    """Close the event once no round is in play (drawn, open, closed or scored): publish or
+    annul it first, so that no slip is left unruled."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.is_closed:
+        raise ApplicationError(f"{event.name} is already closed.", data={"code": "event_closed"})
+    in_play = (
+        Round.objects.filter(game__event=event, status__in=Round.IN_PLAY)
+        .select_related("game")
+        .order_by("game__number", "number")
+        .first()
+    )
+    if in_play is not None:
+        raise ApplicationError(
+            f"Round {in_play.number} of game {in_play.game.number} is {in_play.status}: "
+            "publish or annul it before closing the event.",
+            data={"code": "round_in_play"},
+        )
+    before = event.status
+    event.status = Event.Status.FINISHED
+    event.save(update_fields=["status"])
+    audit_record(event=event, action="tournament.event.closed", actor=actor, data={"was": before})
+    return event
+
+
+@transaction.atomic
+def event_reopen(*, event: Event, actor: User | None) -> Event:
+    """Reopen a closed event: rounds, slips and amendments are taken again."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if not event.is_closed:
+        raise ApplicationError(f"{event.name} is not closed.", data={"code": "event_not_closed"})
+    event.status = Event.Status.RUNNING
+    event.save(update_fields=["status"])
+    audit_record(event=event, action="tournament.event.reopened", actor=actor)
+    return event
+
+
+def event_require_open(event: Event) -> None:
+    """Refuse a change to a closed event (a new round, a slip), saying why."""
+    if event.is_closed:
+        raise ApplicationError(
+            f"{event.name} is closed: its director can reopen it.", data={"code": "event_closed"}
+        )

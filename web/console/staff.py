@@ -1,0 +1,160 @@
+"""An event's people, for its director: invite arbiters and co-directors with a one-time link
+(shown with a copy button and a QR code: no mail server is assumed), revoke an invitation,
+remove a role, withdraw and reinstate players, close and reopen the event. Every change is a
+service (audited); a refusal is a message on the page, never an error page."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import segno
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from tournament.errors import ApplicationError
+from tournament.models import Event, EventRole, Invitation, Player, Round
+from tournament.services.closing import event_close, event_reopen
+from tournament.services.invitations import (
+    DAYS_VALID,
+    MAX_DAYS_VALID,
+    invitation_create,
+    invitation_revoke,
+    invitation_token,
+)
+from tournament.services.players import player_reinstate, player_withdraw
+from tournament.services.users import event_role_remove
+from web.console.setup import _form_error
+from web.permissions import DIRECTOR, AuthenticatedHttpRequest, event_roles
+
+
+class InviteForm(forms.Form):
+    name = forms.CharField(max_length=120, label="Name", help_text="Who the link is for.")
+    role = forms.ChoiceField(choices=EventRole.Role.choices, initial=EventRole.Role.ARBITER)
+    days = forms.IntegerField(
+        min_value=1, max_value=MAX_DAYS_VALID, initial=DAYS_VALID, label="Valid for (days)"
+    )
+
+
+def invitation_link(request: HttpRequest, invitation: Invitation) -> str:
+    path = reverse("console:invitation", args=[invitation_token(invitation)])
+    return request.build_absolute_uri(path)
+
+
+def _qr_svg(link: str, name: str) -> str:
+    return segno.make(link, error="m").svg_inline(
+        scale=3, omitsize=True, title=f"Invitation of {name}"
+    )
+
+
+@event_roles(DIRECTOR)
+def staff_page(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_object_or_404(Event, slug=slug)
+    now = timezone.now()
+    invitations = list(event.invitations.select_related("created_by", "accepted_by")[:50])
+    pending = []
+    for invitation in invitations:
+        if invitation.state(at=now) == "pending":
+            link = invitation_link(request, invitation)
+            pending.append((invitation, link, _qr_svg(link, invitation.name)))
+    return render(
+        request,
+        "console/accounts/staff.html",
+        {
+            "event": event,
+            "form": InviteForm(),
+            "pending": pending,
+            "past": [(i, i.state(at=now)) for i in invitations if i.state(at=now) != "pending"],
+            "roles": event.roles.select_related("user").order_by("role", "user__username"),
+            "players": Player.objects.filter(event=event).order_by("table", "name"),
+            "in_play": event.games.filter(rounds__status__in=Round.IN_PLAY).exists(),
+        },
+    )
+
+
+def _invite(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> str:
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        raise ApplicationError(_form_error(form))
+    invitation = invitation_create(
+        event=event,
+        name=form.cleaned_data["name"],
+        role=form.cleaned_data["role"],
+        days=form.cleaned_data["days"],
+        actor=request.user,
+    )
+    return (
+        f"Invitation ready for {invitation.name} ({invitation.get_role_display().lower()}): "
+        "copy the link below or let them scan its QR code. It works once."
+    )
+
+
+def _revoke(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> str:
+    invitation = invitation_revoke(
+        invitation=get_object_or_404(Invitation, pk=pk, event=event), actor=request.user
+    )
+    return f"The invitation for {invitation.name} is revoked: its link no longer works."
+
+
+def _role_remove(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> str:
+    role = event_role_remove(
+        role=get_object_or_404(EventRole, pk=pk, event=event), actor=request.user
+    )
+    return f"{role.user.get_username()} is no longer {role.get_role_display().lower()}."
+
+
+def _withdraw(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> str:
+    player = player_withdraw(
+        player=get_object_or_404(Player, pk=pk, event=event),
+        actor=request.user,
+        reason=request.POST.get("reason", ""),
+    )
+    return f"{player.name} has withdrawn: no slip is taken from or for them any more."
+
+
+def _reinstate(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> str:
+    player = player_reinstate(
+        player=get_object_or_404(Player, pk=pk, event=event), actor=request.user
+    )
+    return f"{player.name} is back in the event: their slips are taken again."
+
+
+def _close(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> str:
+    event_close(event=event, actor=request.user)
+    return f"{event.name} is closed: no new round, no slip, no amendment until it is reopened."
+
+
+def _reopen(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> str:
+    event_reopen(event=event, actor=request.user)
+    return f"{event.name} is open again."
+
+
+HANDLERS: dict[str, Callable[[AuthenticatedHttpRequest, Event, int | None], str]] = {
+    "invite": _invite,
+    "revoke": _revoke,
+    "role_remove": _role_remove,
+    "withdraw": _withdraw,
+    "reinstate": _reinstate,
+    "close": _close,
+    "reopen": _reopen,
+}
+
+
+@event_roles(DIRECTOR)
+@require_POST
+def staff_post(
+    request: AuthenticatedHttpRequest, slug: str, what: str, pk: int | None = None
+) -> HttpResponse:
+    event = get_object_or_404(Event, slug=slug)
+    handler = HANDLERS.get(what)
+    try:
+        if handler is None:
+            raise ApplicationError(f"Nothing to do called {what!r}.")
+        messages.success(request, handler(request, event, pk))
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+    return redirect("console:staff", slug=slug)
