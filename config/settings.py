@@ -134,8 +134,16 @@ if DATABASE.vendor == "sqlite" and DATABASE.name != ":memory:":
     Path(DATABASE.name).parent.mkdir(parents=True, exist_ok=True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Django's four validators: a password chosen from an invitation or changed by its owner is
+# at least 8 characters, not close to the username, not a common password, not all digits.
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": f"django.contrib.auth.password_validation.{name}"}
+    for name in (
+        "UserAttributeSimilarityValidator",
+        "MinimumLengthValidator",
+        "CommonPasswordValidator",
+        "NumericPasswordValidator",
+    )
 ]
 # Login rate limit (django-axes): 5 failed logins for one username from one address lock that
 # pair out for 15 minutes (a 429 page); a successful login forgets the failures. The login
