@@ -61,6 +61,8 @@ def staff_page(request: HttpRequest, slug: str) -> HttpResponse:
         if invitation.state(at=now) == "pending":
             link = invitation_link(request, invitation)
             pending.append((invitation, link, _qr_svg(link, invitation.name)))
+    roles = list(event.roles.select_related("user").order_by("role", "user__username"))
+    directors = [r.pk for r in roles if r.role == EventRole.Role.DIRECTOR]
     return render(
         request,
         "console/accounts/staff.html",
@@ -69,7 +71,8 @@ def staff_page(request: HttpRequest, slug: str) -> HttpResponse:
             "form": InviteForm(),
             "pending": pending,
             "past": [(i, i.state(at=now)) for i in invitations if i.state(at=now) != "pending"],
-            "roles": event.roles.select_related("user").order_by("role", "user__username"),
+            "roles": roles,
+            "last_director": directors[0] if len(directors) == 1 else None,
             "players": Player.objects.filter(event=event).order_by("table", "name"),
             "in_play": event.games.filter(rounds__status__in=Round.IN_PLAY).exists(),
         },

@@ -93,6 +93,9 @@ def test_staff_are_listed_and_a_role_removed_but_not_the_last_director(event, di
     removed = client.post(staff_url(event, "role_remove", arbiter.pk), follow=True)
     assert messages_of(removed) == ["arnold is no longer arbiter."]
     own = EventRole.objects.get(user=director)
+    page = client.get(staff_url(event))
+    assert b"last director</span>" in page.content  # no Remove button for it
+    assert staff_url(event, "role_remove", own.pk).encode() not in page.content
     refused = client.post(staff_url(event, "role_remove", own.pk), follow=True)
     assert "You are the last director" in messages_of(refused)[0]
     assert EventRole.objects.filter(pk=own.pk).exists()
