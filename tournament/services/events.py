@@ -133,7 +133,8 @@ def event_role_grant(*, event: Event, username: str, role: str, actor: User | No
     user = get_user_model().objects.filter(username=username.strip()).first()
     if user is None:
         raise ApplicationError(
-            f"No account is called {username.strip()!r}: create it in the admin first."
+            f"No account is called {username.strip()!r}: invite the person from the event's "
+            "staff page (a one-time link) instead."
         )
     granted, _ = EventRole.objects.update_or_create(user=user, event=event, defaults={"role": role})
     audit_record(
