@@ -156,3 +156,19 @@ def test_an_arbiter_an_outsider_and_a_stranger_get_no_staff_page(event, client_f
 def test_a_superuser_directs_the_staff_page_of_any_event(event, superuser, client_for):
     page = client_for(superuser).get(staff_url(event))
     assert page.status_code == 200 and b"Invite an arbiter or a director" in page.content
+
+
+def test_the_slip_entry_form_refuses_a_withdrawn_player_saying_why(event, director, client_for):
+    game = GameFactory(event=event, number=1, seed=7)
+    ann = PlayerFactory(event=event, name="Ann", table=1)
+    open_round(game, now=timezone.now())
+    arbiter = UserFactory(username="arnold")
+    EventRoleFactory(event=event, user=arbiter, role="arbiter")
+    client_for(director).post(staff_url(event, "withdraw", ann.pk))
+    refused = client_for(arbiter).post(
+        reverse("console:action", args=[event.slug, 1, "slip"]),
+        {"table": 1, "word": "WROTE", "ref": "H4", "score": 24},
+    )
+    assert refused.status_code == 400
+    assert b"Ann has withdrawn from" in refused.content and b'value="WROTE"' in refused.content
+    assert not ann.slips.exists()
