@@ -62,6 +62,11 @@ def test_an_invited_arbiter_runs_a_round_and_a_withdrawn_players_slip_is_refused
     link = card.locator(".link input").input_value()
     assert link.startswith(f"{live_server.url}/invitations/")
     console.screenshot(path="/tmp/accounts-invite.png", full_page=True)
+    console.set_viewport_size(PHONE)  # a director on the phone: the page still fits
+    assert_no_horizontal_scroll(console)
+    assert console.locator(f'tr[data-player="{ann.pk}"] >> text=Withdraw').is_visible()
+    console.screenshot(path="/tmp/accounts-invite-phone.png", full_page=True)
+    console.set_viewport_size(LAPTOP)
 
     # Arnold, in a fresh browser context (no session), opens the link on his phone.
     fresh = browser.new_context(viewport=PHONE)
