@@ -25,6 +25,71 @@ def round_current(game: Game) -> Round | None:
 
 
 @dataclass(frozen=True)
+class Mismatch:
+    """A second entry of a paper slip that disagrees with the first, not yet resolved."""
+
+    check: int  # the id of its ``arbiter.slip.checked`` audit entry
+    player: int
+    table: int | None
+    name: str
+    first: dict[str, Any] | None  # word, ref, score; None when there was no first entry
+    second: dict[str, Any]
+    checked_by: str
+
+
+def double_entry_mismatches(*, round: Round) -> list[Mismatch]:
+    """The round's open mismatches, by table: for each player, the latest second entry when it
+    disagreed with the first and no one has resolved it since."""
+    entries = AuditEntry.objects.filter(
+        round=round, action__in=("arbiter.slip.checked", "arbiter.slip.check_resolved")
+    ).order_by("at", "pk")
+    latest: dict[int, AuditEntry] = {}
+    resolved: set[int] = set()
+    for e in entries:
+        if e.action == "arbiter.slip.checked":
+            latest[int(e.data["player"])] = e
+        else:
+            resolved.add(int(e.data["check"]))
+    open_ = [
+        Mismatch(
+            e.pk,
+            player,
+            e.data.get("table"),
+            str(e.data.get("name", "")),
+            e.data.get("first"),
+            dict(e.data["second"]),
+            e.actor_name,
+        )
+        for player, e in latest.items()
+        if not e.data.get("agree") and e.pk not in resolved
+    ]
+    return sorted(open_, key=lambda m: (m.table is None, m.table or 0, m.name))
+
+
+@dataclass(frozen=True)
+class TableSlips:
+    """What the slip entry shows beside the form once a table number is typed."""
+
+    table: int
+    name: str
+    slips: list[Submission]  # the player's slips of the round, newest first
+
+
+def table_slips(*, round: Round, table: int) -> TableSlips | None:
+    """The player at ``table`` in the round's event and their slips of the round (phone,
+    API, typed), newest first; None when no one sits there."""
+    player = Player.objects.filter(event_id=round.game.event_id, table=table).first()
+    if player is None:
+        return None
+    slips = list(
+        Submission.objects.filter(round=round, player=player)
+        .select_related("entered_by")
+        .order_by("-received_at", "-pk")
+    )
+    return TableSlips(table, player.name, slips)
+
+
+@dataclass(frozen=True)
 class ConsoleState:
     game: Game
     round: Round | None
@@ -34,7 +99,7 @@ class ConsoleState:
     rack_shown: str  # the leftover marked: "LT+EMOO?"
     missing: list[Player]
     rulings: list[Ruling]
-    disagreements: list[dict[str, Any]]
+    mismatches: list[Mismatch]
     standings: Standings
     audit: list[AuditEntry]
 
@@ -48,7 +113,7 @@ def console_state(*, game: Game, now: datetime) -> ConsoleState:
     slips = 0
     missing: list[Player] = []
     rulings: list[Ruling] = []
-    disagreements: list[dict[str, Any]] = []
+    mismatches: list[Mismatch] = []
     remaining = None
     if current is not None:
         has_slip = Submission.objects.filter(round=current, player=OuterRef("pk"), is_current=True)
@@ -58,17 +123,8 @@ def console_state(*, game: Game, now: datetime) -> ConsoleState:
         left = current.remaining(at=now)
         remaining = None if left is None else left.total_seconds()
         if current.status in (Round.Status.SCORED, Round.Status.PUBLISHED):
-            rulings = list(
-                Ruling.objects.filter(round=current)
-                .select_related("player", "submission")
-                .order_by("-points", "player__table", "player__name")
-            )
-        disagreements = [
-            e.data
-            for e in AuditEntry.objects.filter(
-                round=current, action="arbiter.slip.checked", data__agree=False
-            )
-        ]
+            rulings = round_rulings(round=current)
+        mismatches = double_entry_mismatches(round=current)
     audit = list(AuditEntry.objects.filter(game=game).order_by("-at", "-pk")[:40])
     return ConsoleState(
         game,
@@ -79,9 +135,18 @@ def console_state(*, game: Game, now: datetime) -> ConsoleState:
         "" if current is None else rack_notation(current.rack, current.leftover),
         missing,
         rulings,
-        disagreements,
+        mismatches,
         standings_game(game=game),
         audit,
+    )
+
+
+def round_rulings(*, round: Round) -> list[Ruling]:
+    """The round's rulings, best first, with the player and the slip ruled."""
+    return list(
+        Ruling.objects.filter(round=round)
+        .select_related("player", "submission")
+        .order_by("-points", "player__table", "player__name")
     )
 
 

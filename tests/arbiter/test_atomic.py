@@ -8,8 +8,10 @@ from collections.abc import Callable
 
 import pytest
 
+from arbiter.selectors.console import double_entry_mismatches
 from arbiter.services import clock, corrections, publishing, racks, scoring
-from arbiter.services.slips import slip_submit
+from arbiter.services.double_entry import slip_check_resolve
+from arbiter.services.slips import slip_check, slip_submit
 from tests.arbiter.conftest import T0, open_round
 from tests.atomicity import AuditDown, audit_fails, database_snapshot
 from tests.factories import GameFactory, UserFactory
@@ -100,6 +102,20 @@ def _case(name: str, game: Game) -> Callable[[], object]:
             entered_by=arbiter,
             at=LATER,
         )
+    if name == "slip_check_resolve":
+        opened = open_round(game)
+        arbiter = UserFactory(username="arbiter")
+        player = game.event.players.order_by("table").first()
+        assert player is not None
+        typed = {"word": "WROTE", "ref": "H4", "source": Submission.Source.ARBITER}
+        slip_submit(player=player, round=opened, score=20, entered_by=arbiter, at=LATER, **typed)
+        slip_check(
+            player=player, round=opened, word="WROTE", ref="H4", score=24, checked_by=arbiter
+        )
+        (mismatch,) = double_entry_mismatches(round=opened)
+        return lambda: slip_check_resolve(
+            round=opened, check=mismatch.check, kept="second", actor=arbiter
+        )
     raise AssertionError(name)
 
 
@@ -119,6 +135,7 @@ SERVICES = [
     "round_annul",
     "ruling_amend",
     "slip_submit (arbiter)",
+    "slip_check_resolve",
 ]
 
 

@@ -54,6 +54,8 @@ ROUTES: dict[str, tuple[str, frozenset[str]]] = {
     "console:game_state": ("GET", STAFF),
     "console:action": ("POST", STAFF),  # each action's own roles: ACTION_ROLES below
     "console:slip_entry": ("GET", STAFF),
+    "console:slip_table": ("GET", STAFF),
+    "console:round_rulings": ("GET", STAFF),
     "console:round_moves": ("GET", STAFF),
     "console:audit": ("GET", STAFF),
     "console:players_import": ("GET", DIRECTORS),
@@ -115,6 +117,7 @@ ACTION_ROLES = {
     "amend": STAFF,
     "amend_slip": STAFF,
     "slip": STAFF,
+    "resolve": STAFF,
     "annul": DIRECTORS,
 }
 

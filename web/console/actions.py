@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from arbiter.selectors.console import round_current
 from arbiter.services import clock, corrections, publishing, racks
+from arbiter.services.double_entry import slip_check_resolve
 from arbiter.services.slips import Existing, slip_check, slip_submit
 from tournament.errors import ApplicationError
 from tournament.models import Game, Player, Round, Ruling, Submission
@@ -40,6 +41,7 @@ INT_BOUNDS = {
     "penalty": Bounds(INT32_MIN, INT32_MAX),
     "score": Bounds(INT32_MIN, INT32_MAX),
     "round": Bounds(1, INT32_MAX),
+    "check": Bounds(1, BIGINT_MAX),
 }
 INT_DEFAULT_BOUNDS = Bounds(INT32_MIN, INT32_MAX)  # any other number: an integer column's
 # The longest text each field may hold (the column's, or a generous line for a reason).
@@ -53,6 +55,7 @@ TEXT_MAX_LENGTH = {
     "warning": 16,
     "averaged": 16,
     "late": 16,
+    "kept": 16,
 }
 TEXT_DEFAULT_MAX_LENGTH = 200
 
@@ -306,6 +309,23 @@ def _slip(game: Game, user: User, data: Data) -> str:
     )
 
 
+def _resolve(game: Game, user: User, data: Data) -> str:
+    """A third look at a double-entry mismatch: keep the first entry or the second."""
+    kept = _text(data, "kept").strip()
+    if kept not in ("first", "second"):
+        raise ApplicationError(
+            f"Keep the first entry or the second, not {kept!r}.", data={"field": "kept"}
+        )
+    current = _round(game)
+    slip_check_resolve(
+        round=current,
+        check=_int(data, "check"),
+        kept="first" if kept == "first" else "second",
+        actor=user,
+    )
+    return f"Mismatch resolved: the {kept} entry stands."
+
+
 Action = Callable[[Game, User, Data], str]
 
 # action name -> (the roles allowed, the function): docs/design.md's roles table. Arbiters
@@ -325,6 +345,7 @@ ACTIONS: dict[str, tuple[tuple[str, ...], Action]] = {
     "amend": (STAFF, _amend),
     "amend_slip": ((DIRECTOR, ARBITER), _amend_slip),
     "slip": ((DIRECTOR, ARBITER), _slip),
+    "resolve": ((DIRECTOR, ARBITER), _resolve),
 }
 
 

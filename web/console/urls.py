@@ -30,6 +30,16 @@ urlpatterns = [
     ),
     path("events/<slug:slug>/games/<int:number>/slips/", views.slip_entry, name="slip_entry"),
     path(
+        "events/<slug:slug>/games/<int:number>/slips/table.json",
+        views.slip_table,
+        name="slip_table",
+    ),
+    path(
+        "events/<slug:slug>/games/<int:number>/rounds/<int:round_number>/rulings/",
+        views.round_amendments,
+        name="round_rulings",
+    ),
+    path(
         "events/<slug:slug>/games/<int:number>/rounds/<int:round_number>/moves/",
         views.round_moves,
         name="round_moves",

@@ -6,13 +6,17 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from arbiter.selectors.console import (
     console_state,
+    double_entry_mismatches,
     round_current,
     round_moves_ranked,
+    round_rulings,
+    table_slips,
 )
 from tournament.errors import ApplicationError
 from tournament.models import AuditEntry, Game, Round
@@ -31,6 +35,8 @@ from web.permissions import (
 
 # An arbiter types paper slips from the opening until the round is published (rules.md, 12).
 ENTRY_STATUSES = (Round.Status.OPEN, Round.Status.CLOSED, Round.Status.SCORED)
+# Rulings are amended once a round is scored, before or after its publication.
+AMENDABLE = (Round.Status.SCORED, Round.Status.PUBLISHED)
 
 
 @event_roles(*STAFF)
@@ -48,6 +54,10 @@ def game_console(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "rows": board_rows(game),
             "codes": RULING_CHOICES,
             "Status": Round.Status,
+            "amend_round": game.rounds.filter(status__in=AMENDABLE)
+            .order_by("-number")
+            .values_list("number", flat=True)
+            .first(),
         },
     )
 
@@ -64,8 +74,21 @@ def game_action(
         if action == "slip":  # the arbiter's typing is never lost: the form comes back filled
             return _slip_entry_page(request, game, typed=request.POST, refused=exc, status=400)
         messages.error(request, exc.message)
-    target = "console:slip_entry" if action == "slip" else "console:game"
-    return redirect(target, slug=slug, number=number)
+    return redirect(_back(request.POST, slug, number, action))
+
+
+def _back(data: QueryDict, slug: str, number: int, action: str) -> str:
+    """Where an action's page comes back to: the slip entry (in its mode), a round's rulings
+    (``rulings`` names the round), else the console."""
+    if action in ("slip", "resolve"):
+        second = action == "slip" and data.get("check") == "1"
+        return reverse("console:slip_entry", args=[slug, number]) + (
+            "?entry=second" if second else ""
+        )
+    page = str(data.get("rulings", ""))
+    if page.isascii() and page.isdigit() and 0 < len(page) < 10:
+        return reverse("console:round_rulings", args=[slug, number, int(page)])
+    return reverse("console:game", args=[slug, number])
 
 
 @event_roles(*STAFF)
@@ -130,6 +153,67 @@ def game_audit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 @event_roles(*STAFF)
+def round_amendments(
+    request: HttpRequest, slug: str, number: int, round_number: int
+) -> HttpResponse:
+    """Amendments: the rulings of any scored or published round, each amendable (points, ruling,
+    reference penalty, warning, average, late) with a reason; a slip found after publication."""
+    game = game_or_404(slug, number)
+    r = get_object_or_404(
+        Round.objects.exclude(status=Round.Status.ANNULLED), game=game, number=round_number
+    )
+    rounds = game.rounds.filter(status__in=AMENDABLE)
+    return render(
+        request,
+        "console/rulings.html",
+        {
+            "game": game,
+            "event": game.event,
+            "round": r,
+            "rounds": rounds.order_by("number"),
+            "rulings": round_rulings(round=r) if r.status in AMENDABLE else [],
+            "amendable": r.status in AMENDABLE,
+            "codes": RULING_CHOICES,
+        },
+    )
+
+
+@event_roles(*STAFF)
+def slip_table(request: HttpRequest, slug: str, number: int) -> JsonResponse:
+    """What the slip entry shows beside the form for a table: the player and their slips of the
+    round in play (phone, API, typed), newest first."""
+    game = game_or_404(slug, number)
+    role_require(request.user, game.event, DIRECTOR, ARBITER)
+    asked = str(request.GET.get("table", ""))
+    if not (asked.isascii() and asked.isdigit() and 0 < len(asked) < 10):
+        return JsonResponse({"detail": "Table is a whole number from 1."}, status=400)
+    current = round_current(game)
+    found = None if current is None else table_slips(round=current, table=int(asked))
+    if found is None:
+        return JsonResponse({"detail": f"No player sits at table {int(asked)}."}, status=404)
+    return JsonResponse(
+        {
+            "table": found.table,
+            "name": found.name,
+            "round": current.number if current else None,
+            "slips": [
+                {
+                    "word": s.word,
+                    "ref": s.ref,
+                    "score": s.announced_score,
+                    "source": s.get_source_display().lower(),
+                    "at": f"{timezone.localtime(s.received_at):%H:%M:%S}",
+                    "current": s.is_current,
+                    "late": s.late,
+                    "by": s.entered_by.get_username() if s.entered_by else "",
+                }
+                for s in found.slips
+            ],
+        }
+    )
+
+
+@event_roles(*STAFF)
 def slip_entry(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The arbiters' keyboard-fast form for paper slips: table, word, reference, score, Enter."""
     return _slip_entry_page(request, game_or_404(slug, number))
@@ -158,5 +242,7 @@ def _slip_entry_page(
         "refused": refused,
         "existing": refused.data.get("existing") if refused is not None else None,
         "accepts": current is not None and current.status in ENTRY_STATUSES,
+        "second": request.GET.get("entry") == "second" or bool(typed and typed.get("check")),
+        "mismatches": [] if current is None else double_entry_mismatches(round=current),
     }
     return render(request, "console/slip_entry.html", context, status=status)

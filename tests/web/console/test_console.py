@@ -198,7 +198,7 @@ def test_a_second_entry_that_disagrees_is_flagged_for_the_director(
     )
     assert Submission.objects.get().announced_score == 24  # the check replaced nothing
     assert (
-        b"Double entry disagreements"
+        b"Double-entry mismatches: 1"
         in client_for(director).get(reverse("console:game", args=[game.event.slug, 1])).content
     )
 
