@@ -31,7 +31,7 @@
 
   function lookup() {
     var table = field("table").value.trim();
-    if (table === asked) return;
+    if (table === asked || table === "") return;  // nothing typed: the panel stays as it is
     asked = table;
     if (!/^[0-9]{1,9}$/.test(table)) { body.textContent = "Type a table number."; choice(false); return; }
     fetch(url + "?table=" + table, { credentials: "same-origin", headers: { Accept: "application/json" } })

@@ -83,6 +83,8 @@ def test_the_phone_board_is_a_grid_of_square_cells_and_the_page_fits_the_phone(
         "/events/club-night/games/1/console/",
         "/events/club-night/games/1/slips/",
         "/events/club-night/games/1/audit/",
+        "/events/club-night/games/1/slips/?entry=second",
+        "/events/club-night/games/1/rounds/1/rulings/",
     ],
 )
 def test_the_staff_pages_do_not_scroll_sideways_on_a_phone(

@@ -60,7 +60,10 @@ def test_slips_typed_after_the_close_and_after_the_scoring_count_and_standings_f
     assert (bob.code, bob.points) == ("valid", 20)
 
     type_slip(page, 2, "TROWEL", "H3", 22)  # a second entry for table 2: the choice, nothing lost
-    assert "already has a slip" in page.locator("#refused").inner_text()
+    assert page.locator("#existing").is_visible()  # asked before sending: correction or multiple
+    page.wait_for_selector("#table-slips li.counts")
+    assert "H3 TROWEL 20" in page.inner_text("#table-slips")  # the slip it already has, beside
+    assert page.evaluate("document.activeElement.name") == "existing"
     assert page.input_value("input[name=word]") == "TROWEL"
     assert page.input_value("input[name=score]") == "22"
     page.screenshot(path="/tmp/paper-event-choice.png", full_page=True)
