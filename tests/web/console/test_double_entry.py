@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from tests.factories import EventRoleFactory, UserFactory
 from tests.web.console.test_console import act, game, messages_of  # noqa: F401 - fixtures
+from tests.web.console.test_console_browser import score_now
 from tournament.models import AuditEntry, Game, Round, Ruling, Submission
 
 pytestmark = pytest.mark.django_db
@@ -73,6 +74,27 @@ def test_keeping_the_first_entry_changes_no_slip(
     act(bea, game, "resolve", check=mismatch.check, kept="first")
     assert Submission.objects.get(player__table=3, is_current=True).word == "WROTE"
     assert Submission.objects.filter(player__table=3).count() == 1
+
+
+def test_a_second_entry_with_no_first_can_only_be_kept_and_publishing_asks_about_it(
+    client_for,
+    arbiters,
+    director,
+    game: Game,  # noqa: F811
+) -> None:
+    act(client_for(director), game, "draw")
+    act(client_for(director), game, "open")
+    bea = client_for(arbiters[1])
+    act(bea, game, "slip", table=2, word="WROTE", ref="H4", score=24, check=1)
+    (mismatch,) = entry_page(bea, game).context["mismatches"]
+    assert mismatch.first is None
+    first = act(bea, game, "resolve", check=mismatch.check, kept="first")
+    assert "no first entry to keep" in messages_of(first)[0]
+    score_now(Round.objects.get(game=game).pk)  # the clock ran out, the slips are ruled
+    console = client_for(director).get(reverse("console:game", args=[game.event.slug, 1]))
+    assert b"1 double-entry mismatch not resolved. Publish round 1" in console.content
+    act(bea, game, "resolve", check=mismatch.check, kept="second")
+    assert Submission.objects.get(player__table=2, is_current=True).word == "WROTE"
 
 
 def test_a_resolution_refuses_a_bad_choice_or_check_by_name(
