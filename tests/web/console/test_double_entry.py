@@ -22,11 +22,19 @@ def arbiters(event):
     return users
 
 
+@pytest.fixture
+def round_open(client_for, director, game: Game) -> None:  # noqa: F811
+    """The director draws round 1 and starts its clock."""
+    act(client_for(director), game, "draw")
+    act(client_for(director), game, "open")
+
+
 def entry_page(client, of: Game, **query: str):
     url = reverse("console:slip_entry", args=[of.event.slug, of.number])
     return client.get(url, query)
 
 
+@pytest.mark.usefixtures("round_open")
 def test_a_mismatch_of_two_arbiters_is_listed_and_a_third_look_keeps_the_second(
     client_for,
     arbiters,
@@ -34,8 +42,6 @@ def test_a_mismatch_of_two_arbiters_is_listed_and_a_third_look_keeps_the_second(
     game: Game,  # noqa: F811
 ) -> None:
     arnold, bea = (client_for(user) for user in arbiters)
-    act(client_for(director), game, "draw")
-    act(client_for(director), game, "open")
     act(arnold, game, "slip", table=1, word="WROTE", ref="H4", score=24)
     act(arnold, game, "slip", table=2, word="WROTE", ref="H4", score=24)
     second = act(bea, game, "slip", table=1, word="WROTE", ref="H4", score=24, check=1)
@@ -59,6 +65,7 @@ def test_a_mismatch_of_two_arbiters_is_listed_and_a_third_look_keeps_the_second(
     assert "No open double-entry mismatch" in messages_of(again)[0]
 
 
+@pytest.mark.usefixtures("round_open")
 def test_keeping_the_first_entry_changes_no_slip(
     client_for,
     arbiters,
@@ -66,8 +73,6 @@ def test_keeping_the_first_entry_changes_no_slip(
     game: Game,  # noqa: F811
 ) -> None:
     arnold, bea = (client_for(user) for user in arbiters)
-    act(client_for(director), game, "draw")
-    act(client_for(director), game, "open")
     act(arnold, game, "slip", table=3, word="WROTE", ref="H4", score=24)
     act(bea, game, "slip", table=3, word="WRITE", ref="H4", score=24, check=1)
     (mismatch,) = entry_page(bea, game).context["mismatches"]
@@ -76,14 +81,13 @@ def test_keeping_the_first_entry_changes_no_slip(
     assert Submission.objects.filter(player__table=3).count() == 1
 
 
+@pytest.mark.usefixtures("round_open")
 def test_a_second_entry_with_no_first_can_only_be_kept_and_publishing_asks_about_it(
     client_for,
     arbiters,
     director,
     game: Game,  # noqa: F811
 ) -> None:
-    act(client_for(director), game, "draw")
-    act(client_for(director), game, "open")
     bea = client_for(arbiters[1])
     act(bea, game, "slip", table=2, word="WROTE", ref="H4", score=24, check=1)
     (mismatch,) = entry_page(bea, game).context["mismatches"]
@@ -97,26 +101,24 @@ def test_a_second_entry_with_no_first_can_only_be_kept_and_publishing_asks_about
     assert Submission.objects.get(player__table=2, is_current=True).word == "WROTE"
 
 
+@pytest.mark.usefixtures("round_open")
 def test_a_resolution_refuses_a_bad_choice_or_check_by_name(
     client_for,
     director,
     game: Game,  # noqa: F811
 ) -> None:
-    act(client_for(director), game, "draw")
-    act(client_for(director), game, "open")
     bad = act(client_for(director), game, "resolve", check=1, kept="both")
     assert "Keep the first entry or the second, not 'both'" in messages_of(bad)[0]
     bad = act(client_for(director), game, "resolve", check="x", kept="first")
     assert "Check" in messages_of(bad)[0] and bad.status_code == 200
 
 
+@pytest.mark.usefixtures("round_open")
 def test_the_entry_page_says_how_to_turn_double_entry_on(
     client_for,
     director,
     game: Game,  # noqa: F811
 ) -> None:
-    act(client_for(director), game, "draw")
-    act(client_for(director), game, "open")
     console = client_for(director).get(reverse("console:game", args=[game.event.slug, 1]))
     assert b"?entry=second" in console.content
     first = entry_page(client_for(director), game)
@@ -126,14 +128,13 @@ def test_the_entry_page_says_how_to_turn_double_entry_on(
     assert b'<input type="hidden" name="check" value="1">' in second.content
 
 
+@pytest.mark.usefixtures("round_open")
 def test_a_table_typed_shows_the_player_and_the_slips_of_the_round(
     client_for,
     arbiters,
     game: Game,  # noqa: F811
     director,
 ) -> None:
-    act(client_for(director), game, "draw")
-    act(client_for(director), game, "open")
     client = client_for(arbiters[0])
     act(client, game, "slip", table=1, word="WROTE", ref="H4", score=24)
     url = reverse("console:slip_table", args=[game.event.slug, 1])
@@ -192,13 +193,12 @@ def test_an_earlier_round_is_amended_with_a_warning_and_a_penalty_and_its_reason
     assert Ruling.objects.get(pk=ann.pk).points != 3
 
 
+@pytest.mark.usefixtures("round_open")
 def test_the_amendments_page_of_an_open_round_says_it_is_not_scored_yet(
     client_for,
     director,
     game: Game,  # noqa: F811
 ) -> None:
-    act(client_for(director), game, "draw")
-    act(client_for(director), game, "open")
     page = client_for(director).get(reverse("console:round_rulings", args=[game.event.slug, 1, 1]))
     assert page.status_code == 200 and b"amended once it is scored" in page.content
     assert Round.objects.get().status == Round.Status.OPEN
