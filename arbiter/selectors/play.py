@@ -187,7 +187,7 @@ def play_state(*, player: Player, now: datetime) -> PlayState:
             "deadline": current.deadline if current.status == Round.Status.OPEN else None,
             "paused": current.is_paused,
             "remaining_seconds": remaining.total_seconds() if remaining is not None else None,
-            "accepts_slips": current.is_open(at=now),
+            "accepts_slips": current.is_open(at=now) and not current.is_paused,
         }
         slip = (
             Submission.objects.filter(round=current, player=player, is_current=True)

@@ -226,6 +226,11 @@ def _check_taken(event: Event, player: Player) -> None:
         )
 
 
+def _minutes(left: timedelta | None) -> str:
+    seconds = int(left.total_seconds()) if left is not None else 0
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
 def _check_phone_slip(round: Round, player: Player, at: datetime, late: bool) -> None:
     """A player's own slip counts when it arrived (``at``, stamped when the request came in)
     before the deadline plus the grace, even if the round has closed since."""
@@ -243,7 +248,14 @@ def _check_phone_slip(round: Round, player: Player, at: datetime, late: bool) ->
         )
     grace = timedelta(seconds=round.game.event.grace_seconds)
     assert round.deadline is not None
-    if not (round.is_paused and round.status == Round.Status.OPEN) and at > round.deadline + grace:
+    paused_at = round.paused_at if round.status == Round.Status.OPEN else None
+    if paused_at is not None and at > paused_at:
+        raise SlipRefused(
+            f"The clock is stopped in round {round.number}: hand in your slip when it starts "
+            f"again ({_minutes(round.paused_remaining)} left).",
+            data={"code": "round_paused"},
+        )
+    if at > round.deadline + grace:
         raise SlipRefused(
             f"The deadline has passed: round {round.number} "
             f"closed at {timezone.localtime(round.deadline):%H:%M:%S} "

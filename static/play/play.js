@@ -150,7 +150,7 @@
   function acceptingSlips() {
     var round = state && state.round;
     if (!round || round.status !== "open") return false;
-    if (round.paused) return true;
+    if (round.paused) return false; // the clock is stopped: slips wait for it to start again
     return !round.deadline || Date.parse(round.deadline) > serverNow();
   }
 
@@ -173,7 +173,8 @@
     $("slip-form").hidden = !round || round.status !== "open";
     $("slip-card").hidden = $("slip-form").hidden && $("receipt").hidden;
     submit.disabled = !open || stopped;
-    submit.textContent = open ? (currentReceipt() ? "Replace my slip" : "Send my slip") : "Slips are closed";
+    if (round && round.status === "open" && round.paused) submit.textContent = "Clock stopped: wait for it to start";
+    else submit.textContent = open ? (currentReceipt() ? "Replace my slip" : "Send my slip") : "Slips are closed";
   }
   function warningSeconds() {
     var w = state && state.event ? state.event.warning_seconds : null;
@@ -347,7 +348,14 @@
   });
 
   function retryNow() { if (outbox() && outbox().state === "pending") send(); }
-  function flushOutbox() { if (!sending && !retryTimer) retryNow(); }
+  function flushOutbox() {
+    var item = outbox();
+    // A slip held back by a stopped clock goes as soon as the clock starts again.
+    if (item && item.waiting === "paused" && state && state.round && !state.round.paused) {
+      clearTimeout(retryTimer); retryTimer = null;
+    }
+    if (!sending && !retryTimer) retryNow();
+  }
 
   function send() {
     var item = outbox();
@@ -375,6 +383,9 @@
         etag = null; schedulePoll(0);
       } else if (res.status === 429 || res.status >= 500) {
         later(item);
+      } else if (res.body.code === "round_paused") {
+        item.waiting = "paused"; writeOutbox(item);
+        later(item);
       } else {
         writeOutbox({ slip: item.slip, state: "refused", detail: res.body.detail || ("Refused (HTTP " + res.status + ")"), code: res.body.code, attempts: item.attempts, created: item.created });
       }
@@ -400,7 +411,11 @@
       var s = item.slip;
       box.dataset.state = item.state;
       var line = el("p", "slip-line", s.ref + " " + s.word + " · " + s.score);
-      if (item.state === "pending") {
+      if (item.state === "pending" && item.waiting === "paused") {
+        parts.push(el("h3", null, "Not sent yet: the clock is stopped"));
+        parts.push(line);
+        parts.push(el("p", "muted", "Kept on this phone: it is sent as soon as the clock starts again."));
+      } else if (item.state === "pending") {
         parts.push(el("h3", null, "Not sent yet: retrying…"));
         parts.push(line);
         var wait = item.nextAt ? Math.max(0, Math.round((item.nextAt - Date.now()) / 1000)) : 0;

@@ -153,11 +153,35 @@ def test_a_phone_slip_counts_up_to_the_deadline_plus_the_grace_and_not_a_second_
     assert error.code == "deadline_passed"
 
 
-def test_a_paused_round_takes_phone_slips_past_the_deadline_it_had(room: list[Player]) -> None:
+def test_a_stopped_clock_refuses_phone_slips_until_it_starts_again_and_keeps_earlier_ones(
+    room: list[Player],
+) -> None:
     _, r = horn_game(room)
-    r = clock.round_pause(round=r, actor=None, now=ROUND_2 + dt.timedelta(seconds=60))
-    phone(room[0], r, "FARM", "8F", 9, at=ROUND_2 + dt.timedelta(seconds=600))
-    assert Submission.objects.get(round=r, player=room[0]).is_current
+    stopped = ROUND_2 + dt.timedelta(seconds=60)
+    r = clock.round_pause(round=r, actor=None, now=stopped)
+    # sent before the clock stopped, handled after: it counts
+    phone(room[0], r, "FARM", "8F", 9, at=stopped)
+    error = refused(phone, room[1], r, "FARM", "8F", 9, at=stopped + dt.timedelta(seconds=1))
+    assert (error.code, error.message) == (
+        "round_paused",
+        "The clock is stopped in round 2: hand in your slip when it starts again (2:00 left).",
+    )
+    restarted = stopped + dt.timedelta(seconds=600)  # past the deadline the round had
+    r = clock.round_resume(round=r, actor=None, now=restarted)
+    phone(room[1], r, "FARM", "8F", 9, at=restarted + dt.timedelta(seconds=119))
+    assert Submission.objects.filter(round=r, is_current=True).count() == 2
+    error = refused(phone, room[2], r, "FARM", "8F", 9, at=r.deadline + dt.timedelta(seconds=30))
+    assert error.code == "deadline_passed"
+
+
+def test_an_arbiter_types_paper_slips_while_the_clock_is_stopped(
+    room: list[Player], arbiter: User
+) -> None:
+    _, r = horn_game(room)
+    stopped = ROUND_2 + dt.timedelta(seconds=60)
+    r = clock.round_pause(round=r, actor=None, now=stopped)
+    paper(room[0], r, "FARM", "8F", 9, arbiter, at=stopped + dt.timedelta(seconds=30))
+    assert Submission.objects.get(round=r, player=room[0]).source == Submission.Source.ARBITER
 
 
 def test_only_an_arbiter_marks_a_slip_late_and_a_revoked_player_hands_in_nothing(

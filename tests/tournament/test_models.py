@@ -31,12 +31,15 @@ def test_it_accepts_slips_until_the_deadline_plus_the_grace():
     assert not round_.accepts_slips(at=NOON + GRACE + dt.timedelta(microseconds=1), grace=GRACE)
 
 
-def test_a_paused_round_keeps_its_remaining_time_and_accepts_slips():
-    round_ = open_round(paused_remaining=dt.timedelta(seconds=42))
+def test_a_paused_round_keeps_its_remaining_time_and_takes_only_the_slips_sent_before_the_pause():
+    round_ = open_round(paused_remaining=dt.timedelta(seconds=42))  # stopped at 42 s to go
+    stopped = NOON - dt.timedelta(seconds=42)
     later = NOON + dt.timedelta(hours=1)
-    assert round_.is_open(at=later)
+    assert round_.is_open(at=later) and round_.paused_at == stopped
     assert round_.remaining(at=later) == dt.timedelta(seconds=42)
-    assert round_.accepts_slips(at=later, grace=GRACE)
+    assert round_.accepts_slips(at=stopped, grace=GRACE)
+    assert not round_.accepts_slips(at=stopped + dt.timedelta(microseconds=1), grace=GRACE)
+    assert not round_.accepts_slips(at=later, grace=GRACE)
 
 
 @pytest.mark.parametrize("status", ["drawn", "closed", "scored", "published", "annulled"])

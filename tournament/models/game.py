@@ -185,6 +185,13 @@ class Round(models.Model):
     def is_paused(self) -> bool:
         return self.paused_remaining is not None
 
+    @property
+    def paused_at(self) -> datetime | None:
+        """When the clock was stopped (the deadline stays as it was until the clock restarts)."""
+        if self.paused_remaining is None or self.deadline is None:
+            return None
+        return self.deadline - self.paused_remaining
+
     def remaining(self, *, at: datetime) -> timedelta | None:
         """Time left on the clock at ``at`` (frozen while paused); None when not open."""
         if self.status != self.Status.OPEN or self.deadline is None:
@@ -200,7 +207,11 @@ class Round(models.Model):
 
     def accepts_slips(self, *, at: datetime, grace: timedelta) -> bool:
         """A slip received at ``at`` counts: the round is open and ``at`` is within
-        deadline + grace (the grace covers a slip sent just before the deadline)."""
+        deadline + grace (the grace covers a slip sent just before the deadline). While the
+        clock is stopped, only a slip that arrived before it stopped counts."""
         if self.status != self.Status.OPEN or self.deadline is None:
             return False
-        return self.is_paused or at <= self.deadline + grace
+        paused_at = self.paused_at
+        if paused_at is not None:
+            return at <= paused_at
+        return at <= self.deadline + grace

@@ -27,6 +27,7 @@ PLAY_REFUSAL_STATUS = {
     "withdrawn": status.HTTP_403_FORBIDDEN,
     "event_closed": status.HTTP_409_CONFLICT,
     "round_not_open": status.HTTP_409_CONFLICT,
+    "round_paused": status.HTTP_409_CONFLICT,
     "deadline_passed": status.HTTP_409_CONFLICT,
 }
 

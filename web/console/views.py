@@ -29,6 +29,7 @@ from web.permissions import (
     DIRECTOR,
     STAFF,
     AuthenticatedHttpRequest,
+    event_role,
     event_roles,
     role_require,
 )
@@ -49,6 +50,7 @@ def game_console(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         {
             "game": game,
             "event": game.event,
+            "is_director": event_role(request.user, game.event) == DIRECTOR,
             "games": list(event_games(event_id=game.event_id)),
             "state": state,
             "rows": board_rows(game),

@@ -166,7 +166,15 @@ def test_an_arbiter_runs_the_round_enters_slips_and_amends_but_may_not_annul(
     assert "paused" in messages_of(act(client, game, "pause"))[0]
     assert "resumed" in messages_of(act(client, game, "resume"))[0]
     annul = client.post(reverse("console:action", args=[game.event.slug, 1, "annul"]))
-    assert annul.status_code == 403  # annulling a round is the director's
+    assert annul.status_code == 403  # annulling a round is the director's...
+    page = client.get(reverse("console:game", args=[game.event.slug, 1])).content.decode()
+    assert "Annul round 1" not in page  # ...and only a director is offered it
+    assert (
+        "Annul round 1"
+        in client_for(director)
+        .get(reverse("console:game", args=[game.event.slug, 1]))
+        .content.decode()
+    )
     # docs/design.md, "Roles": arbiters amend rulings (with a reason); here nothing is scored yet
     assert "No such ruling" in messages_of(act(client, game, "amend", ruling=1, reason="x"))[0]
     refused = client.post(

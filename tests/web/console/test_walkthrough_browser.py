@@ -1,7 +1,8 @@
 """A new director's night in real headless Chromium, from the set-up to the exports: players
 imported, two arbiters, two games (one drawn, one typed from the bag), rounds with phone slips
 and paper slips typed at the keyboard and typed again (double entry), a third look at the
-mismatches, a pause, amendments of an earlier round, the screen and the workbook.
+mismatches, a pause (a phone slip waits for the clock), amendments of an earlier round, the
+screen and the workbook.
 
 The keyboard-only entry of 40 paper slips is timed (printed, and kept under a bound that
 catches a page that stalls)."""
@@ -9,7 +10,9 @@ catches a page that stalls)."""
 from __future__ import annotations
 
 import io
+import json
 import time
+import urllib.error
 
 import openpyxl
 import pytest
@@ -184,7 +187,9 @@ def test_a_new_director_runs_a_night_of_two_games_with_forty_players(
     assert Ruling.objects.get(round=r1, player=players[2]).points == 24
     assert_square_board(console, "table.board td.sq", tiles=5)
 
-    # Round 2: a pause; a phone slip in the pause is taken; the phone shows its slips.
+    # Round 2: the clock is stopped; a phone slip waits for it to start again (refused in
+    # the pause, the phone's button says why); once it runs, the slip is taken and the phone
+    # shows its slips.
     console.keyboard.press("d")
     console.wait_for_selector("text=Start the clock")
     console.keyboard.press("o")
@@ -195,15 +200,20 @@ def test_a_new_director_runs_a_night_of_two_games_with_forty_players(
     assert r2.is_paused
     scoring.round_tops_compute(round_id=r2.pk)
     top = Round.objects.get(pk=r2.pk).tops[0]
-    receipt = api_slip(live_server, players[2].token, 2, top["word"], top["ref"], top["score"])
-    assert receipt["word"] == top["word"]
+    with pytest.raises(urllib.error.HTTPError) as paused:
+        api_slip(live_server, players[2].token, 2, top["word"], top["ref"], top["score"])
+    assert paused.value.code == 409 and json.loads(paused.value.read())["code"] == "round_paused"
     phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     phone.goto(f"{live_server.url}/play/{players[2].token}/")
+    phone.wait_for_selector("#submit:disabled:has-text('Clock stopped')")
+    console.keyboard.press("r")
+    console.wait_for_selector("#console[data-paused='']")
+    phone.wait_for_selector("#submit:enabled:has-text('Send my slip')", timeout=15_000)
+    receipt = api_slip(live_server, players[2].token, 2, top["word"], top["ref"], top["score"])
+    assert receipt["word"] == top["word"]
     phone.wait_for_function("document.querySelectorAll('#history-list li').length >= 2")
     assert_no_horizontal_scroll(phone)
     phone.screenshot(path=f"{SHOTS}/phone-390.png", full_page=True)
-    console.keyboard.press("r")
-    console.wait_for_selector("#console[data-paused='']")
     console.keyboard.press("c")
     console.wait_for_selector(".messages:has-text('closes now')")
     score_now(r2.pk)

@@ -174,3 +174,30 @@ def test_a_slip_whose_first_sending_fails_is_kept_retried_and_receipted(
     # no horizontal scrolling on a 360 px phone
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     context.close()
+
+
+def test_a_slip_sent_as_the_clock_stops_waits_on_the_phone_and_goes_when_it_starts_again(
+    browser, live_server, table
+) -> None:
+    game, players = table
+    ann = players[0]
+    r = open_now(game)
+    page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    page.goto(f"{live_server.url}/play/{ann.token}/")
+    page.wait_for_selector("#submit:enabled:has-text('Send my slip')")
+    page.fill("#word", "WROTE")
+    page.fill("#ref", "H4")
+    page.fill("#score", "24")
+    r = clock.round_pause(round=r, actor=None)  # the arbiter stops the clock...
+    page.click("#submit")  # ...as Ann sends, before her phone has heard of it
+    page.wait_for_selector("#receipt:has-text('Not sent yet: the clock is stopped')")
+    page.wait_for_selector("#submit:disabled:has-text('Clock stopped')")
+    assert not Submission.objects.filter(player=ann).exists()
+    page.screenshot(path=f"{SHOTS}/play-390-paused.png", full_page=True)
+
+    clock.round_resume(round=r, actor=None)
+    page.wait_for_selector("#receipt[data-state=sent]", timeout=15_000)
+    assert "Received by the arbiter" in page.inner_text("#receipt")
+    slip = Submission.objects.get(player=ann)
+    assert (slip.word, slip.ref, slip.announced_score) == ("WROTE", "H4", 24)
+    assert page.inner_text("#submit") == "Replace my slip"
