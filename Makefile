@@ -14,15 +14,16 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-# Installs everything and runs the product on its embedded defaults (SQLite, no outside service);
-# run_embedded compiles the lexicon cache the first time (about 10 s).
+# Installs everything and runs the product on its embedded defaults (SQLite, no outside service).
 run: $(STAMP)
+	$(PY) -m engine.lexicon --warm
 	$(PY) manage.py run_embedded
 
 # The same, reachable from the phones in the room: listens on every interface, prints the
 # address phones open (this machine's, read from its interfaces; PUBLIC_URL=... to choose
 # another) with its QR code, and the players' QR codes carry it. README, "Phones in the room".
 run-lan: $(STAMP)
+	$(PY) -m engine.lexicon --warm
 	LAN=1 $(PY) manage.py run_embedded
 
 # Runs the whole test suite: quality gates, then pytest (exit code 5, "no tests ran", fails).

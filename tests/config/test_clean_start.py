@@ -7,9 +7,12 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
+import sys
 import urllib.request
 
-from tests.config.embedded import run_embedded
+from tests.config.embedded import environment, free_port, run_embedded
+from tests.config.settings_probe import ROOT
 
 WARNING = re.compile(r"warn|traceback|error", re.IGNORECASE)
 # Celery's own, true whenever the worker runs as root (as in this test machine's containers,
@@ -52,3 +55,27 @@ def test_the_test_sees_a_warning_when_there_is_one():
         "  _warn_or_raise_security_error(egid, euid, gid, uid,\n"
     )
     assert warnings_in(ROOT_WARNING.sub("", root_start + "a UserWarning\n")) == ["a UserWarning"]
+
+
+def recipe(target: str) -> list[str]:
+    """The Makefile's recipe lines for ``target``, ``$(PY)`` spelt out."""
+    text = (ROOT / "Makefile").read_text()
+    body = text.split(f"\n{target}:", 1)[1].split("\n\n", 1)[0].splitlines()[1:]
+    return [line.strip().replace("$(PY)", sys.executable) for line in body]
+
+
+def test_what_make_run_does_before_run_embedded_prints_no_warning_either(tmp_path):
+    for target in ["run", "run-lan"]:
+        lines = recipe(target)
+        assert lines[-1].endswith("manage.py run_embedded"), lines
+        for line in lines[:-1]:
+            result = subprocess.run(
+                ["bash", "-c", line],
+                cwd=ROOT,
+                env=environment(tmp_path, free_port(), {}),
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
+            assert result.returncode == 0, result.stderr
+            assert warnings_in(result.stdout + result.stderr) == [], result.stderr

@@ -26,8 +26,6 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from engine.lexicon import DEFAULT as DEFAULT_LEXICON
-from engine.lexicon import Lexicon
 from tournament.services import demo_event_ensure, director_user_ensure
 from web.management.phones import phones_lines
 
@@ -223,9 +221,6 @@ class Command(BaseCommand):
             )
         self.check(display_num_errors=False)
 
-        self.stdout.write("Loading the word list (the first time compiles it: about 10 s)...")
-        self.stdout.flush()
-        Lexicon.load(DEFAULT_LEXICON)
         self.stdout.write("Migrating the database...")
         call_command("migrate", interactive=False, verbosity=0)
         event = demo_event_ensure()
