@@ -61,7 +61,8 @@ LAN = env_bool("LAN", False)
 # (interface, address), best first: run_embedded lists the others for the director.
 LAN_ADDRESSES = [(a.interface, a.address) for a in lan_addresses()] if LAN else []
 PUBLIC_URL = env_public_url("PUBLIC_URL")
-if PUBLIC_URL is None and LAN:
+PUBLIC_URL_FOUND = PUBLIC_URL is None and LAN  # found on the interfaces, not given
+if PUBLIC_URL_FOUND:
     if not LAN_ADDRESSES:
         raise EnvironmentValueError(
             "LAN=1 but no network interface of this machine has an IPv4 address: join the "

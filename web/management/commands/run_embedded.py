@@ -210,7 +210,7 @@ class Command(BaseCommand):
         public_url: str | None = settings.PUBLIC_URL
         host: str = options["host"] or ("0.0.0.0" if public_url else "127.0.0.1")
         port: int = options["port"] or settings.PORT
-        if settings.LAN and port != settings.PORT and lan_url_detected():
+        if settings.PUBLIC_URL_FOUND and port != settings.PORT:
             raise CommandError(
                 f"--port {port}: with LAN=1 give the port as PORT={port} (make run-lan "
                 f"PORT={port}), so that the phones' address carries it."
@@ -288,9 +288,3 @@ class Command(BaseCommand):
         ]
         self.stdout.write("\n".join(lines))
         self.stdout.flush()
-
-
-def lan_url_detected() -> bool:
-    """Whether PUBLIC_URL is the address LAN=1 found (built from PORT), not one given."""
-    addresses: list[tuple[str, str]] = settings.LAN_ADDRESSES
-    return bool(addresses) and f"http://{addresses[0][1]}:{settings.PORT}" == settings.PUBLIC_URL
