@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import os
 import shutil
 import subprocess
+import sys
 
 import pytest
 
 from config.lan import Interface, lan_addresses, lan_candidates
-from tests.config.settings_probe import settings_chosen, settings_probe
+from tests.config.settings_probe import ROOT, SCRUBBED, settings_chosen, settings_probe
 from web.management.phones import phones_lines
 
 
@@ -102,3 +104,26 @@ def test_the_terminal_shows_the_address_its_qr_code_and_the_other_addresses():
     qr_rows = [line for line in lines if "█" in line]
     assert len(qr_rows) >= 12  # a version 2 code, two rows of modules a line
     assert len({len(row) for row in qr_rows}) == 1  # square: every row as wide
+
+
+def test_with_no_network_at_all_lan_1_stops_with_one_line_saying_what_to_do(tmp_path):
+    """In a network namespace of its own (``unshare -n``: loopback only, and down)."""
+    unshare = shutil.which("unshare")
+    if unshare is None or subprocess.run([unshare, "-n", "true"]).returncode != 0:
+        pytest.skip("cannot make a network namespace here (unshare -n needs root)")
+    env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
+    env |= {"LAN": "1", "VAR_DIR": str(tmp_path)}
+    result = subprocess.run(
+        [unshare, "-n", sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert result.stderr == (
+        "Configuration error: LAN=1 but no network interface of this machine has an IPv4 "
+        "address: join the room's Wi-Fi (or plug in its cable), or set "
+        "PUBLIC_URL=http://ADDRESS:PORT\n"
+    )
