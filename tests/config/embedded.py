@@ -54,6 +54,34 @@ class Embedded:
             time.sleep(0.2)
 
 
+def wait_for_port(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+    """Until something accepts connections on 127.0.0.1:``port`` (``process`` alive)."""
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            assert process.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+
+
+def python_run(
+    *args: str, env: dict[str, str], prefix: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess[str]:
+    """``python ARGS`` in the checkout, with this machine's settings variables left out and
+    ``env`` added; ``prefix`` goes before (``unshare -n``)."""
+    return subprocess.run(
+        [*prefix, sys.executable, *args],
+        cwd=ROOT,
+        env={k: v for k, v in os.environ.items() if k not in SCRUBBED} | env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
 def environment(var_dir: Path, port: int, extra: dict[str, str]) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
     env.update(VAR_DIR=str(var_dir), PORT=str(port), PYTHONUNBUFFERED="1")
@@ -77,14 +105,7 @@ def run_embedded(var_dir: Path, env: dict[str, str], *args: str) -> Iterator[Emb
     server = Embedded(process, port, var_dir)
     try:
         server.wait_for("Quit the server with CONTROL-C.")
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, server.output()
-                time.sleep(0.2)
+        wait_for_port(port, process, var_dir / "run.log")
         yield server
     finally:
         with contextlib.suppress(ProcessLookupError):

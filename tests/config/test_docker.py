@@ -6,10 +6,8 @@ import contextlib
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
-import time
 import tomllib
 import urllib.error
 import urllib.request
@@ -20,7 +18,7 @@ import pytest
 import yaml
 
 from config.healthcheck import probe_host
-from tests.config.embedded import free_port
+from tests.config.embedded import free_port, python_run, wait_for_port
 from tests.config.settings_probe import ROOT, SCRUBBED, settings_chosen
 
 DOCKER = ROOT / "docker"
@@ -153,15 +151,7 @@ def gunicorn_serving(tmp_path: Path, allowed_hosts: str) -> Iterator[int]:
             start_new_session=True,
         )
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert server.poll() is None, (tmp_path / "gunicorn.log").read_text()
-                assert time.monotonic() < deadline, (tmp_path / "gunicorn.log").read_text()
-                time.sleep(0.2)
+        wait_for_port(port, server, tmp_path / "gunicorn.log")
         yield port
     finally:
         os.killpg(server.pid, signal.SIGTERM)
@@ -178,15 +168,7 @@ def web_healthcheck(compose: dict, port: int, tmp_path: Path) -> subprocess.Comp
         key: interpolate(str(value), values)
         for key, value in compose["services"]["web"]["environment"].items()
     }
-    env = {k: v for k, v in os.environ.items() if k not in SCRUBBED} | service | {"PORT": str(port)}
-    return subprocess.run(
-        [sys.executable, *command[1:]],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
+    return python_run(*command[1:], env=service | {"PORT": str(port)})
 
 
 def test_the_web_healthcheck_passes_when_allowed_hosts_leaves_out_127_0_0_1(compose, tmp_path):
@@ -198,15 +180,11 @@ def test_the_web_healthcheck_passes_when_allowed_hosts_leaves_out_127_0_0_1(comp
         probe = web_healthcheck(compose, port, tmp_path)
         assert (probe.returncode, probe.stdout, probe.stderr) == (0, "", "")
         # The whole /healthz also wants a worker's heartbeat: none runs here, so it says so.
-        env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
-        env |= {"PORT": str(port), "ALLOWED_HOSTS": "scrabble.example.org"}
-        whole = subprocess.run(
-            [sys.executable, "-m", "config.healthcheck", "/healthz"],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=30,
+        whole = python_run(
+            "-m",
+            "config.healthcheck",
+            "/healthz",
+            env={"PORT": str(port), "ALLOWED_HOSTS": "scrabble.example.org"},
         )
         assert whole.returncode == 1
         assert whole.stderr.startswith("healthcheck: /healthz as scrabble.example.org answered 503")

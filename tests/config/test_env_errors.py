@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.config.embedded import python_run
 from tests.config.settings_probe import ROOT, SCRUBBED
 
 # variable (and any other needed to reach it), the helper that reads it, what the line says
@@ -92,15 +93,7 @@ def test_a_bad_value_stops_manage_py_with_one_line_naming_the_variable(answers, 
 
 
 def test_the_same_settings_with_good_values_pass_the_check(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
-    env |= {"VAR_DIR": str(tmp_path), "PORT": "8123", "PUBLIC_URL": "http://192.168.1.20:8123"}
-    result = subprocess.run(
-        [sys.executable, "manage.py", "check"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    env = {"VAR_DIR": str(tmp_path), "PORT": "8123", "PUBLIC_URL": "http://192.168.1.20:8123"}
+    result = python_run("manage.py", "check", env=env)
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""

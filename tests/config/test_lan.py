@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import ipaddress
 import json
-import os
 import shutil
 import subprocess
-import sys
 
 import pytest
 
 from config.lan import Interface, lan_addresses, lan_candidates
-from tests.config.settings_probe import ROOT, SCRUBBED, settings_chosen, settings_probe
+from tests.config.embedded import python_run
+from tests.config.settings_probe import settings_chosen, settings_probe
 from web.management.phones import phones_lines
 
 
@@ -111,16 +110,8 @@ def test_with_no_network_at_all_lan_1_stops_with_one_line_saying_what_to_do(tmp_
     unshare = shutil.which("unshare")
     if unshare is None or subprocess.run([unshare, "-n", "true"]).returncode != 0:
         pytest.skip("cannot make a network namespace here (unshare -n needs root)")
-    env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
-    env |= {"LAN": "1", "VAR_DIR": str(tmp_path)}
-    result = subprocess.run(
-        [unshare, "-n", sys.executable, "manage.py", "check"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    env = {"LAN": "1", "VAR_DIR": str(tmp_path)}
+    result = python_run("manage.py", "check", env=env, prefix=(unshare, "-n"))
     assert result.returncode == 1
     assert result.stderr == (
         "Configuration error: LAN=1 but no network interface of this machine has an IPv4 "

@@ -7,8 +7,6 @@ from __future__ import annotations
 import http.client
 import io
 import sqlite3
-import subprocess
-import sys
 
 import psutil
 import pytest
@@ -16,8 +14,7 @@ import segno
 from django.test import Client
 
 from config.lan import lan_addresses
-from tests.config.embedded import director_session, environment, run_embedded
-from tests.config.settings_probe import ROOT
+from tests.config.embedded import director_session, python_run, run_embedded
 from tests.factories import PlayerFactory
 from tournament.models import Event
 
@@ -108,13 +105,13 @@ def _terminal(qr: segno.QRCode) -> str:
 def test_a_port_given_apart_from_port_with_lan_1_is_refused_with_the_fix(tmp_path) -> None:
     if not lan_addresses():
         pytest.skip("this machine has no network interface with an IPv4 address")
-    result = subprocess.run(
-        [sys.executable, "manage.py", "run_embedded", "--port", "8001", "--no-worker"],
-        cwd=ROOT,
-        env=environment(tmp_path, 8000, {"LAN": "1"}),
-        capture_output=True,
-        text=True,
-        timeout=60,
+    result = python_run(
+        "manage.py",
+        "run_embedded",
+        "--port",
+        "8001",
+        "--no-worker",
+        env={"LAN": "1", "PORT": "8000", "VAR_DIR": str(tmp_path)},
     )
     assert result.returncode == 1
     assert result.stderr == (
