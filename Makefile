@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint install clean mutation
+.PHONY: run run-lan test lint install clean mutation
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,6 +18,13 @@ install: $(STAMP)
 run: $(STAMP)
 	$(PY) -m engine.lexicon --warm
 	$(PY) manage.py run_embedded
+
+# The same, reachable from the phones in the room: listens on every interface, prints the
+# address phones open (this machine's, read from its interfaces; PUBLIC_URL=... to choose
+# another) with its QR code, and the players' QR codes carry it. README, "Phones in the room".
+run-lan: $(STAMP)
+	$(PY) -m engine.lexicon --warm
+	LAN=1 $(PY) manage.py run_embedded
 
 # Runs the whole test suite: quality gates, then pytest (exit code 5, "no tests ran", fails).
 # The main pass runs on SQLite; the second runs the `postgres` tests (the database

@@ -4,14 +4,20 @@ Each helper returns a typed value or raises ``ImproperlyConfigured`` naming the 
 and the bad value, so a typo stops the process at start-up instead of misbehaving later.
 ``READ_VARIABLES`` records every name asked for, so a test can check that a deployment
 (docker/compose.yaml) sets no variable the settings ignore.
+
+A bad value that nothing catches (``DEBUG=maybe python manage.py check``) ends the process with
+its one-line message on stderr and exit code 1, not a traceback: importing this module adds
+that to ``sys.excepthook`` for ``EnvironmentValueError`` alone.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -19,6 +25,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.core.exceptions import ImproperlyConfigured
 
 READ_VARIABLES: set[str] = set()
+
+# ALLOWED_HOSTS when unset: this machine only.
+LOCAL_HOSTS = ["127.0.0.1", "localhost", "[::1]"]
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
@@ -32,8 +41,26 @@ def _raw(name: str, environ: Mapping[str, str] | None) -> str | None:
     return value.strip()
 
 
-def _bad(name: str, value: str, expected: str) -> ImproperlyConfigured:
-    return ImproperlyConfigured(f"{name}={value!r} is not valid: expected {expected}")
+class EnvironmentValueError(ImproperlyConfigured):
+    """A variable of the environment is missing or has a value the settings cannot use."""
+
+
+def env_error(name: str, value: str, expected: str) -> EnvironmentValueError:
+    """The error for a bad value: names the variable, the value and what is allowed."""
+    return EnvironmentValueError(f"{name}={value!r} is not valid: expected {expected}")
+
+
+def _excepthook(
+    kind: type[BaseException], error: BaseException, traceback: TracebackType | None
+) -> None:
+    if isinstance(error, EnvironmentValueError):
+        print(f"Configuration error: {error}", file=sys.stderr)
+        return
+    _previous_excepthook(kind, error, traceback)
+
+
+_previous_excepthook = sys.excepthook
+sys.excepthook = _excepthook
 
 
 def env_str(name: str, default: str = "", *, environ: Mapping[str, str] | None = None) -> str:
@@ -56,7 +83,7 @@ def env_bool(name: str, default: bool, *, environ: Mapping[str, str] | None = No
         return True
     if value.lower() in _FALSE:
         return False
-    raise _bad(name, value, "one of 1/0, true/false, yes/no, on/off")
+    raise env_error(name, value, "one of 1/0, true/false, yes/no, on/off")
 
 
 def env_int(
@@ -74,11 +101,11 @@ def env_int(
     try:
         number = int(value, 10)
     except ValueError:
-        raise _bad(name, value, "an integer") from None
+        raise env_error(name, value, "an integer") from None
     if minimum is not None and number < minimum:
-        raise _bad(name, value, f"an integer >= {minimum}")
+        raise env_error(name, value, f"an integer >= {minimum}")
     if maximum is not None and number > maximum:
-        raise _bad(name, value, f"an integer <= {maximum}")
+        raise env_error(name, value, f"an integer <= {maximum}")
     return number
 
 
@@ -100,14 +127,22 @@ def env_time_zone(name: str, default: str, *, environ: Mapping[str, str] | None 
     try:
         ZoneInfo(value)
     except (ZoneInfoNotFoundError, ValueError):
-        raise _bad(name, value, "an IANA time zone name such as UTC or Europe/Paris") from None
+        raise env_error(name, value, "an IANA time zone name such as UTC or Europe/Paris") from None
     return value
 
 
-def env_path(name: str, default: Path, *, environ: Mapping[str, str] | None = None) -> Path:
-    """A filesystem path; relative paths are taken from the current directory."""
+def env_path(
+    name: str, default: Path, *, folder: bool = False, environ: Mapping[str, str] | None = None
+) -> Path:
+    """A filesystem path; relative paths are taken from the current directory. With ``folder``,
+    a path that exists must be a folder."""
     value = _raw(name, environ)
-    return default if value is None else Path(value).expanduser().resolve()
+    if value is None:
+        return default
+    path = Path(value).expanduser().resolve()
+    if folder and path.exists() and not path.is_dir():
+        raise env_error(name, value, "a folder (this is a file)")
+    return path
 
 
 @dataclass(frozen=True)
@@ -163,18 +198,22 @@ def parse_database_url(name: str, value: str) -> DatabaseUrl:
         # sqlite:////absolute/file, sqlite:///:memory:.
         path = unquote(parts.path)[1:]
         if parts.netloc or not path:
-            raise _bad(name, value, "sqlite:///relative/file.sqlite3 or sqlite:////absolute/file")
+            raise env_error(
+                name, value, "sqlite:///relative/file.sqlite3 or sqlite:////absolute/file"
+            )
         if path == ":memory:":
             return DatabaseUrl(engine="django.db.backends.sqlite3", name=":memory:")
         return DatabaseUrl(engine="django.db.backends.sqlite3", name=str(Path(path).resolve()))
     if parts.scheme in {"postgres", "postgresql", "pgsql"}:
         db_name = unquote(parts.path.lstrip("/"))
         if not db_name or "/" in db_name:
-            raise _bad(name, value, "postgres://user:password@host:5432/database")
+            raise env_error(name, value, "postgres://user:password@host:5432/database")
         try:
             port = parts.port
         except ValueError:
-            raise _bad(name, value, "a numeric port in postgres://host:PORT/database") from None
+            raise env_error(
+                name, value, "a numeric port in postgres://host:PORT/database"
+            ) from None
         return DatabaseUrl(
             engine="django.db.backends.postgresql",
             name=db_name,
@@ -184,7 +223,7 @@ def parse_database_url(name: str, value: str) -> DatabaseUrl:
             port=str(port or ""),
             options=dict(parse_qsl(parts.query)),
         )
-    raise _bad(name, value, "a sqlite:/// or postgres:// URL")
+    raise env_error(name, value, "a sqlite:/// or postgres:// URL")
 
 
 def env_database_url(
@@ -202,9 +241,39 @@ def env_redis_url(name: str, *, environ: Mapping[str, str] | None = None) -> str
         return None
     parts = urlsplit(value)
     if parts.scheme not in {"redis", "rediss"} or not parts.hostname:
-        raise _bad(name, value, "redis://host:6379/0")
+        raise env_error(name, value, "redis://host:6379/0")
     try:
         parts.port  # noqa: B018 - reading it validates the port
     except ValueError:
-        raise _bad(name, value, "redis://host:6379/0 with a numeric port") from None
+        raise env_error(name, value, "redis://host:6379/0 with a numeric port") from None
     return value
+
+
+def env_public_url(name: str, *, environ: Mapping[str, str] | None = None) -> str | None:
+    """``http(s)://host[:port]`` (no path, query or user), without a trailing slash; None when
+    unset. IPv6 hosts go in brackets: ``http://[fd00::2]:8000``."""
+    value = _raw(name, environ)
+    if value is None:
+        return None
+    expected = "http://ADDRESS:PORT, such as http://192.168.1.20:8000 (no path)"
+    parts = urlsplit(value)
+    try:
+        port = parts.port
+    except ValueError:
+        raise env_error(name, value, expected) from None
+    if (
+        parts.scheme not in {"http", "https"}
+        or not parts.hostname
+        or parts.username is not None
+        or parts.path not in {"", "/"}
+        or parts.query
+        or parts.fragment
+    ):
+        raise env_error(name, value, expected)
+    return f"{parts.scheme}://{url_host(value)}" + ("" if port is None else f":{port}")
+
+
+def url_host(url: str) -> str:
+    """The host of a URL as ALLOWED_HOSTS writes it: ``192.168.1.20``, ``[fd00::2]``."""
+    host = urlsplit(url).hostname or ""
+    return f"[{host}]" if ":" in host else host

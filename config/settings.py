@@ -11,24 +11,28 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from django.core.exceptions import ImproperlyConfigured
-
 from config.brokers import embedded_broker_options, embedded_broker_prepare
 from config.env import (
+    LOCAL_HOSTS,
+    EnvironmentValueError,
     env_bool,
     env_database_url,
+    env_error,
     env_int,
     env_list,
     env_optional_str,
     env_path,
+    env_public_url,
     env_redis_url,
     env_str,
     env_time_zone,
+    url_host,
 )
+from config.lan import lan_addresses
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Everything the embedded run writes: the SQLite file, broker folders, logs.
-VAR_DIR = env_path("VAR_DIR", BASE_DIR / "var")
+VAR_DIR = env_path("VAR_DIR", BASE_DIR / "var", folder=True)
 
 # --- Core -----------------------------------------------------------------------------------
 
@@ -38,15 +42,36 @@ DEV_SECRET_KEY = "django-insecure-DEV-ONLY-never-use-in-production-duplicate-scr
 _secret_key = env_optional_str("SECRET_KEY")
 if _secret_key is None:
     if not DEBUG:
-        raise ImproperlyConfigured(
+        raise EnvironmentValueError(
             "SECRET_KEY is not set: it is required when DEBUG is false "
             '(generate one with: python -c "import secrets; print(secrets.token_urlsafe(50))")'
         )
     _secret_key = DEV_SECRET_KEY
 SECRET_KEY = _secret_key
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", LOCAL_HOSTS)
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+# The address players' phones open, which their QR codes carry (web/play): PUBLIC_URL, else with
+# LAN=1 (`make run-lan`) this machine's address on the room's network (config.lan, read from the
+# interfaces) and PORT; else none, and a QR code carries the host the director's browser used.
+# The site answers to that host whatever ALLOWED_HOSTS says.
+PORT = env_int("PORT", 8000, minimum=1, maximum=65535)
+LAN = env_bool("LAN", False)
+# (interface, address), best first: run_embedded lists the others for the director.
+LAN_ADDRESSES = [(a.interface, a.address) for a in lan_addresses()] if LAN else []
+PUBLIC_URL = env_public_url("PUBLIC_URL")
+PUBLIC_URL_FOUND = PUBLIC_URL is None and LAN  # found on the interfaces, not given
+if PUBLIC_URL_FOUND:
+    if not LAN_ADDRESSES:
+        raise EnvironmentValueError(
+            "LAN=1 but no network interface of this machine has an IPv4 address: join the "
+            "room's Wi-Fi (or plug in its cable), or set PUBLIC_URL=http://ADDRESS:PORT"
+        )
+    PUBLIC_URL = f"http://{LAN_ADDRESSES[0][1]}:{PORT}"
+if PUBLIC_URL is not None:
+    ALLOWED_HOSTS = [*ALLOWED_HOSTS, url_host(PUBLIC_URL)]
+    CSRF_TRUSTED_ORIGINS = [*CSRF_TRUSTED_ORIGINS, PUBLIC_URL]
 # Behind HTTPS: secure cookies, and trust the proxy's X-Forwarded-Proto header.
 SECURE_COOKIES = env_bool("SECURE_COOKIES", False)
 SESSION_COOKIE_SECURE = SECURE_COOKIES
@@ -175,7 +200,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]  # one folder per face: console/, play/, screen/
-STATIC_ROOT = env_path("STATIC_ROOT", BASE_DIR / "staticfiles")
+STATIC_ROOT = env_path("STATIC_ROOT", BASE_DIR / "staticfiles", folder=True)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -236,7 +261,9 @@ else:
     }
 EMBEDDED_BROKER = REDIS_URL is None
 if REDIS_URL is None:
-    CELERY_BROKER_URL = "filesystem://"
+    # The folder broker has no host; naming "localhost" keeps kombu from warning "No hostname
+    # was supplied" on every connection (it would take localhost anyway).
+    CELERY_BROKER_URL = "filesystem://localhost/"
     # kombu's folder transport, writing each message whole (config.filesystem_broker).
     CELERY_BROKER_TRANSPORT = "config.filesystem_broker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = embedded_broker_options(CELERY_DIR)
@@ -296,18 +323,14 @@ LEXICONS: dict[str, str] = {"enable": ""}
 for _item in env_list("LEXICONS", []):
     _name, _sep, _path = _item.partition("=")
     if not _sep or not _name.strip() or not _path.strip():
-        raise ImproperlyConfigured(
-            f"LEXICONS={env_str('LEXICONS')!r} is not valid: expected name=path[,name=path...]"
-        )
+        raise env_error("LEXICONS", env_str("LEXICONS"), "name=path[,name=path...]")
     LEXICONS[_name.strip()] = _path.strip()
 
 # --- Logging --------------------------------------------------------------------------------
 
 LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
 if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
-    raise ImproperlyConfigured(
-        f"LOG_LEVEL={LOG_LEVEL!r} is not valid: expected DEBUG, INFO, WARNING or ERROR"
-    )
+    raise env_error("LOG_LEVEL", env_str("LOG_LEVEL"), "DEBUG, INFO, WARNING or ERROR")
 # Players' tokens never reach a log: the join link /play/<token>/ is written /play/<redacted>/
 # (config.redaction; gunicorn's access log does the same in config/gunicorn.py).
 LOGGING = {

@@ -25,12 +25,14 @@ print(json.dumps({
     "TIME_ZONE": settings.TIME_ZONE,
     "ALLOWED_HOSTS": settings.ALLOWED_HOSTS,
     "CSRF_TRUSTED_ORIGINS": settings.CSRF_TRUSTED_ORIGINS,
+    "PUBLIC_URL": settings.PUBLIC_URL,
+    "PORT": settings.PORT,
     "READ_VARIABLES": sorted(READ_VARIABLES),
 }))
 """
 
-# Variables of this machine that would leak into the probe and change what settings choose.
-_SCRUB = {
+# Variables of this machine that would leak into a child process and change what settings choose.
+SCRUBBED = {
     "DEBUG",
     "SECRET_KEY",
     "DATABASE_URL",
@@ -42,12 +44,18 @@ _SCRUB = {
     "LEXICONS",
     "SECURE_COOKIES",
     "STATIC_ROOT",
+    "LAN",
+    "PUBLIC_URL",
+    "PORT",
+    "HEALTH_HEARTBEAT_SECONDS",
+    "ROUNDS_SWEEP_SECONDS",
+    "VAR_DIR",
 }
 
 
 def settings_probe(env: dict[str, str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
     """Run the probe; VAR_DIR defaults to ``tmp_path`` so nothing is written in the checkout."""
-    base = {k: v for k, v in os.environ.items() if k not in _SCRUB}
+    base = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
     base.update({"DJANGO_SETTINGS_MODULE": "config.settings", "VAR_DIR": str(tmp_path)})
     base.update(env)
     return subprocess.run(

@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import signal
+import subprocess
+import sys
 import tomllib
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import yaml
 
-from tests.config.settings_probe import ROOT, settings_chosen
+from config.healthcheck import probe_host
+from tests.config.embedded import free_port, python_run, wait_for_port
+from tests.config.settings_probe import ROOT, SCRUBBED, settings_chosen
 
 DOCKER = ROOT / "docker"
 APP_SERVICES = ["web", "worker", "beat"]
@@ -112,3 +122,99 @@ def test_the_image_holds_every_package_and_the_templates_and_static_files() -> N
     }
     assert packages <= _copied("AS builder"), "the builder installs the project from these"
     assert packages | {"templates", "static", "manage.py"} <= _copied("FROM python:3.11-slim\n")
+
+
+# --- The web container's healthcheck ---------------------------------------------------------
+
+
+@contextlib.contextmanager
+def gunicorn_serving(tmp_path: Path, allowed_hosts: str) -> Iterator[int]:
+    """The web container's server (gunicorn with config/gunicorn.py, DEBUG off) on a free port,
+    answering only to ``allowed_hosts``."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
+    env.update(
+        DEBUG="false",
+        SECRET_KEY="s" * 50,
+        ALLOWED_HOSTS=allowed_hosts,
+        VAR_DIR=str(tmp_path),
+        STATIC_ROOT=str(tmp_path / "static"),
+    )
+    with (tmp_path / "gunicorn.log").open("wb") as log:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "config.wsgi", "-c", "config/gunicorn.py"]
+            + ["--bind", f"127.0.0.1:{port}", "--workers", "1"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        wait_for_port(port, server, tmp_path / "gunicorn.log")
+        yield port
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+
+
+def web_healthcheck(compose: dict, port: int, tmp_path: Path) -> subprocess.CompletedProcess:
+    """compose's web healthcheck command, run as the container runs it: with the web
+    service's environment (the example .env's values), on ``port`` instead of 8000."""
+    kind, *command = compose["services"]["web"]["healthcheck"]["test"]
+    assert kind == "CMD" and command[0] == "python"
+    values = env_example() | {"ALLOWED_HOSTS": "scrabble.example.org"}
+    service = {
+        key: interpolate(str(value), values)
+        for key, value in compose["services"]["web"]["environment"].items()
+    }
+    return python_run(*command[1:], env=service | {"PORT": str(port)})
+
+
+def test_the_web_healthcheck_passes_when_allowed_hosts_leaves_out_127_0_0_1(compose, tmp_path):
+    with gunicorn_serving(tmp_path, "scrabble.example.org") as port:
+        # What the healthcheck used to do: ask as 127.0.0.1, which this site refuses.
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz?checks=database,broker")
+        assert refused.value.code == 400
+        probe = web_healthcheck(compose, port, tmp_path)
+        assert (probe.returncode, probe.stdout, probe.stderr) == (0, "", "")
+        # The whole /healthz also wants a worker's heartbeat: none runs here, so it says so.
+        whole = python_run(
+            "-m",
+            "config.healthcheck",
+            "/healthz",
+            env={"PORT": str(port), "ALLOWED_HOSTS": "scrabble.example.org"},
+        )
+        assert whole.returncode == 1
+        assert whole.stderr.startswith("healthcheck: /healthz as scrabble.example.org answered 503")
+        assert whole.stderr.count("\n") == 1
+    gone = web_healthcheck(compose, port, tmp_path)
+    assert gone.returncode == 1
+    assert gone.stderr.startswith(f"healthcheck: 127.0.0.1:{port} did not answer")
+
+
+@pytest.mark.parametrize(
+    ("allowed", "public_url", "host"),
+    [
+        (["scrabble.example.org", "127.0.0.1"], None, "scrabble.example.org"),
+        ([".example.org"], None, "example.org"),
+        (["*"], None, "localhost"),
+        (["*", "b.org"], None, "b.org"),
+        ([], "http://192.168.1.20:8000", "192.168.1.20"),
+        ([], "http://[fd00::2]:8000", "[fd00::2]"),
+        ([], None, "localhost"),
+    ],
+)
+def test_the_probe_asks_under_a_name_the_site_accepts(allowed, public_url, host):
+    assert probe_host(allowed, public_url) == host
+
+
+def test_docker_env_with_its_secrets_is_ignored_by_git_and_the_example_is_not():
+    def ignored(path: str) -> bool:
+        result = subprocess.run(["git", "check-ignore", "-q", path], cwd=ROOT)
+        assert result.returncode in {0, 1}
+        return result.returncode == 0
+
+    assert ignored("docker/.env")
+    assert not ignored("docker/.env.example")

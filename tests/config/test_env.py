@@ -4,14 +4,17 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import (
+    EnvironmentValueError,
     env_bool,
     env_database_url,
     env_int,
     env_list,
+    env_public_url,
     env_redis_url,
     env_str,
     env_time_zone,
     parse_database_url,
+    url_host,
 )
 
 
@@ -92,3 +95,32 @@ def test_it_accepts_redis_urls_and_refuses_others():
     )
     with pytest.raises(ImproperlyConfigured, match="REDIS_URL='http://r'"):
         env_redis_url("REDIS_URL", environ={"REDIS_URL": "http://r"})
+
+
+def test_a_public_url_is_a_scheme_a_host_and_a_port_without_a_path():
+    assert env_public_url("PUBLIC_URL", environ={}) is None
+    read = {"PUBLIC_URL": "http://192.168.1.20:8000/"}
+    assert env_public_url("PUBLIC_URL", environ=read) == "http://192.168.1.20:8000"
+    read = {"PUBLIC_URL": "https://Scrabble.example.org"}
+    assert env_public_url("PUBLIC_URL", environ=read) == "https://scrabble.example.org"
+    read = {"PUBLIC_URL": "http://[fd00::2]:8000"}
+    assert env_public_url("PUBLIC_URL", environ=read) == "http://[fd00::2]:8000"
+    assert url_host("http://[fd00::2]:8000") == "[fd00::2]"
+    assert url_host("http://192.168.1.20:8000") == "192.168.1.20"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "192.168.1.20:8000",
+        "ftp://192.168.1.20",
+        "http://192.168.1.20:8000/play/",
+        "http://192.168.1.20:port",
+        "http://u:p@192.168.1.20",
+        "http://192.168.1.20/?x=1",
+        "http://",
+    ],
+)
+def test_it_refuses_a_public_url_phones_could_not_open(url):
+    with pytest.raises(EnvironmentValueError, match=r"PUBLIC_URL=.* expected http://ADDRESS:PORT"):
+        env_public_url("PUBLIC_URL", environ={"PUBLIC_URL": url})

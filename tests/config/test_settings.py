@@ -9,7 +9,9 @@ def test_it_runs_embedded_with_no_variable_set(tmp_path):
     assert "DEV-ONLY" in chosen["SECRET_KEY"]
     assert chosen["DATABASE_ENGINE"] == "django.db.backends.sqlite3"
     assert chosen["DATABASE_NAME"] == str(tmp_path / "db.sqlite3")
-    assert chosen["BROKER_URL"] == "filesystem://"
+    assert chosen["BROKER_URL"] == "filesystem://localhost/"
+    assert chosen["PUBLIC_URL"] is None
+    assert chosen["ALLOWED_HOSTS"] == ["127.0.0.1", "localhost", "[::1]"]
     assert chosen["TIME_ZONE"] == "UTC"
     assert (tmp_path / "celery" / "queue").is_dir()
 
@@ -17,7 +19,8 @@ def test_it_runs_embedded_with_no_variable_set(tmp_path):
 def test_it_refuses_to_start_without_a_secret_key_when_debug_is_off(tmp_path):
     result = settings_probe({"DEBUG": "false"}, tmp_path)
     assert result.returncode != 0
-    assert "ImproperlyConfigured: SECRET_KEY is not set" in result.stderr
+    assert result.stderr.startswith("Configuration error: SECRET_KEY is not set")
+    assert "Traceback" not in result.stderr
 
 
 def test_it_uses_postgresql_and_redis_when_their_urls_are_set(tmp_path):

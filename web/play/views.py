@@ -11,6 +11,7 @@ render.
 from __future__ import annotations
 
 import segno
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -37,8 +38,18 @@ from web.permissions import (
 )
 
 
+def _join_url(request: HttpRequest, player: Player) -> str:
+    """The player's join link at the address phones open: ``PUBLIC_URL`` when set (``make
+    run-lan`` sets it to this machine's address on the room's network), else the host the
+    director's browser used."""
+    path = reverse("play:play_join", args=[player.token])
+    if settings.PUBLIC_URL:
+        return f"{settings.PUBLIC_URL}{path}"
+    return request.build_absolute_uri(path)
+
+
 def _qr_svg(request: HttpRequest, player: Player, *, scale: int) -> str:
-    url = request.build_absolute_uri(reverse("play:play_join", args=[player.token]))
+    url = _join_url(request, player)
     return segno.make(url, error="m").svg_inline(
         scale=scale, omitsize=True, title=f"QR code of {player.name}"
     )

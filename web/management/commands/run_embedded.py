@@ -26,8 +26,8 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from config.env import env_int
 from tournament.services import demo_event_ensure, director_user_ensure
+from web.management.phones import phones_lines
 
 logger = logging.getLogger(__name__)
 
@@ -191,7 +191,10 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
-            "--host", default="127.0.0.1", help="Address to listen on (default 127.0.0.1)."
+            "--host",
+            default=None,
+            help="Address to listen on (default 127.0.0.1; 0.0.0.0, every interface, when the "
+            "phones' address is set: LAN=1 or PUBLIC_URL).",
         )
         parser.add_argument(
             "--port",
@@ -204,8 +207,14 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        host: str = options["host"]
-        port: int = options["port"] or env_int("PORT", 8000, minimum=1, maximum=65535)
+        public_url: str | None = settings.PUBLIC_URL
+        host: str = options["host"] or ("0.0.0.0" if public_url else "127.0.0.1")
+        port: int = options["port"] or settings.PORT
+        if settings.PUBLIC_URL_FOUND and port != settings.PORT:
+            raise CommandError(
+                f"--port {port}: with LAN=1 give the port as PORT={port} (make run-lan "
+                f"PORT={port}), so that the phones' address carries it."
+            )
         if not _port_free(host, port):
             raise CommandError(
                 f"{host}:{port} is already in use: stop what runs there, or pass --port N."
@@ -225,7 +234,11 @@ class Command(BaseCommand):
 
         # A SIGTERM (kill, a supervisor) stops us the same way as Ctrl-C does.
         signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
-        self._banner(host, port, event.name, created, worker is not None, log_path)
+        phones = phones_lines(public_url, port, settings.LAN_ADDRESSES) if public_url else []
+        self._banner(host, port, event.name, created, worker is not None, log_path, phones)
+        # Django's "This is a development server" notice: the embedded run is meant for one
+        # machine on a club night (README, "Embedded mode"), and a start prints no warning.
+        os.environ.setdefault("DJANGO_RUNSERVER_HIDE_WARNING", "true")
         try:
             call_command("runserver", f"{host}:{port}", use_reloader=False, skip_checks=True)
         finally:
@@ -250,8 +263,9 @@ class Command(BaseCommand):
         created: bool,
         with_worker: bool,
         log_path: Path,
+        phones: list[str],
     ) -> None:
-        shown = "127.0.0.1" if host in {"0.0.0.0", ""} else host
+        shown = "127.0.0.1" if host in {"0.0.0.0", "::", ""} else host
         password = DIRECTOR_PASSWORD if created else f"{DIRECTOR_PASSWORD} (unless you changed it)"
         broker = "Redis" if settings.REDIS_URL else f"embedded folders in {settings.CELERY_DIR}"
         lines = [
@@ -267,6 +281,7 @@ class Command(BaseCommand):
                 if with_worker
                 else "  Worker:     not started (--no-worker)"
             ),
+            *phones,
             "  Stop with Ctrl-C.",
             "=" * 66,
             "",
