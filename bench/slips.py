@@ -4,15 +4,21 @@ round, through the v1 API of a real server on 127.0.0.1.
     .venv/bin/python bench/slips.py [--phones 1000] [--window 10] [--json]
     .venv/bin/python bench/slips.py --server embedded --phones 300 [--json]
 
-``--server gunicorn`` (the default): gunicorn on PostgreSQL (a fresh database on
-postgres@127.0.0.1:5432, dropped at the end) and Redis (127.0.0.1:6379/14, the cache and
-broker) when they answer, else SQLite and the per-process cache; target p99 < 500 ms.
+``--server gunicorn`` (the default): gunicorn with config/gunicorn.py on PostgreSQL (a fresh
+database on postgres@127.0.0.1:5432, dropped at the end) and Redis (the bench's own
+redis-server on a free port: the cache and broker) when they are there, else SQLite and the
+per-process cache; target p99 < 500 ms.
 ``--server embedded``: ``manage.py run_embedded`` itself, as ``make run`` starts it (SQLite,
 the filesystem broker, its worker and beat), in a temporary folder; target p99 < 1 s.
 
 Reports the slips accepted (201), the slips lost (201 answers without a slip in the database:
-must be 0), every other answer, and the p50/p99 latency. Every request goes to 127.0.0.1; each
-phone sends one slip with a 30 s timeout, so a run is bounded in requests and in time.
+must be 0), every other answer, and the p50/p99 latency. The phones (``bench/phones.py``, one
+asyncio loop) record when each sent its first byte: "sent after the deadline" is the
+generator's fault, "sent on time but refused" the server's (must be 0). "stamp_lag_ms" is how
+much later than the phone's first byte the server stamped an accepted slip's arrival.
+``--pin`` runs the server on core 1 and the phones on core 0. Every request goes to 127.0.0.1;
+each phone sends one slip with a 60 s timeout (``--timeout``): a run is bounded in requests
+and in time.
 """
 
 from __future__ import annotations
@@ -22,23 +28,24 @@ import http.client
 import json
 import os
 import random
-import re
 import secrets
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.phones import Phone, classify, fire, quantiles  # noqa: E402
+
 HOST = "127.0.0.1"
 PG_ADMIN = f"postgres://postgres@{HOST}:5432/postgres"
-REDIS_URL = f"redis://{HOST}:6379/14"
 ROUND_SECONDS = 40  # the shortest round the rules allow with the default 30 s warning, plus margin
 P99_TARGET_MS = {"gunicorn": 500, "embedded": 1000}
 
@@ -65,17 +72,31 @@ def _postgres_drop(url: str) -> None:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def _redis_answers() -> bool:
-    try:
-        import redis
+def _redis_start(folder: Path) -> tuple[subprocess.Popen | None, str | None]:
+    """The bench's own redis-server on a free port (never the shared one), and its URL; no
+    process and None when there is no redis-server."""
+    import shutil
 
-        client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1, socket_timeout=1)
-        client.ping()
-        client.flushdb()  # db 14 is the bench's own
-        client.close()
-        return True
-    except Exception:
-        return False
+    binary = shutil.which("redis-server")
+    if binary is None:
+        print("no redis-server: the per-process cache and the folder broker", file=sys.stderr)
+        return None, None
+    port = _free_port()
+    args = [binary, "--port", str(port), "--bind", HOST, "--save", "", "--appendonly", "no"]
+    process = subprocess.Popen(
+        [*args, "--dir", str(folder)], stdout=subprocess.DEVNULL, start_new_session=True
+    )
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection((HOST, port), timeout=0.5) as probe:
+                probe.sendall(b"PING\r\n")
+                if probe.recv(16).startswith(b"+PONG"):
+                    return process, f"redis://{HOST}:{port}/0"
+        except OSError:
+            time.sleep(0.1)
+    _stop(process)
+    raise RuntimeError("redis-server did not answer within 10 s")
 
 
 def _free_port() -> int:
@@ -106,35 +127,44 @@ def _wait_healthy(
     raise RuntimeError(f"the server did not answer within {timeout:.0f} s")
 
 
-def _start_gunicorn(port: int, env: dict[str, str], log) -> subprocess.Popen:
+def _start_gunicorn(
+    port: int, env: dict[str, str], log, options: list[str], cores: set[int] | None
+) -> subprocess.Popen:
+    args = [str(ROOT / ".venv/bin/gunicorn"), "config.wsgi", "-c", str(ROOT / "config/gunicorn.py")]
+    args += ["-b", f"{HOST}:{port}", "--log-level", "warning", *options]
+    return _popen(args, env, log, cores)
+
+
+def _start_embedded(
+    port: int, env: dict[str, str], log, options: list[str], cores: set[int] | None
+) -> subprocess.Popen:
+    args = [sys.executable, "manage.py", "run_embedded", "--host", HOST, "--port", str(port)]
+    return _popen(args, env, log, cores)
+
+
+def _popen(args: list[str], env: dict[str, str], log, cores: set[int] | None) -> subprocess.Popen:
+    def pin() -> None:  # in the child, before exec: its workers inherit the cores
+        if cores:
+            os.sched_setaffinity(0, cores)
+
     return subprocess.Popen(
-        [
-            str(ROOT / ".venv/bin/gunicorn"),
-            "config.wsgi",
-            "-c",
-            str(ROOT / "config/gunicorn.py"),  # the production server's settings (gthread)
-            "-b",
-            f"{HOST}:{port}",
-            "--log-level",
-            "warning",
-        ],
+        args,
         cwd=ROOT,
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,
+        preexec_fn=pin,
     )
 
 
-def _start_embedded(port: int, env: dict[str, str], log) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "manage.py", "run_embedded", "--host", HOST, "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
+def _server_configuration(options: list[str]) -> dict[str, Any]:
+    """The production server's settings (config/gunicorn.py), with the bench's overrides."""
+    import config.gunicorn as conf
+
+    found = {"worker_class": conf.worker_class, "workers": conf.workers, "threads": conf.threads}
+    found |= {"backlog": getattr(conf, "backlog", 2048), "overrides": " ".join(options)}
+    return found
 
 
 def _warm_up(port: int) -> None:
@@ -164,36 +194,6 @@ def _stop(server: subprocess.Popen) -> None:
         server.wait(timeout=5)
 
 
-def _post(port: int, token: str, body: bytes, at: float) -> tuple[int, float, str]:
-    """Sleep until ``at`` (time.monotonic), then POST the slip on a fresh connection like a
-    phone."""
-    delay = at - time.monotonic()
-    if delay > 0:
-        time.sleep(delay)
-    started = time.perf_counter()
-    try:
-        conn = http.client.HTTPConnection(HOST, port, timeout=30)
-        conn.request(
-            "POST",
-            "/api/v1/play/submissions",
-            body=body,
-            headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
-        )
-        response = conn.getresponse()
-        text = response.read().decode()
-        conn.close()
-        return response.status, time.perf_counter() - started, text
-    except OSError as exc:
-        return 0, time.perf_counter() - started, f"{type(exc).__name__}: {exc}"
-
-
-def _summary(text: str) -> str:
-    """An answer in a few words: the title of an HTML page (Django's error page names the
-    exception there), else the start of the body."""
-    title = re.search(r"<title>\s*(.*?)\s*</title>", text, re.S)
-    return " ".join((title[1] if title else text).split())[:100]
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--phones", type=int, default=1000)
@@ -205,12 +205,24 @@ def main() -> int:
         help="gunicorn (PostgreSQL and Redis when they answer) or run_embedded (SQLite, folders)",
     )
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--pin", action="store_true", help="server on core 1, phones on core 0")
+    parser.add_argument("--workers", type=int, help="gunicorn workers (config/gunicorn.py's)")
+    parser.add_argument("--threads", type=int, help="gunicorn threads (config/gunicorn.py's)")
+    parser.add_argument("--timeout", type=float, default=60.0, help="each phone's, in seconds")
+    parser.add_argument("--records", type=Path, help="write every phone's timings (JSON) there")
     args = parser.parse_args()
+    options = [f"--workers={args.workers}"] * bool(args.workers)
+    options += [f"--threads={args.threads}"] * bool(args.threads)
+    server_cores = None
+    if args.pin:
+        os.sched_setaffinity(0, {0})
+        server_cores = {1}
 
     folder = Path(tempfile.mkdtemp(prefix="bench-slips-"))
     embedded = args.server == "embedded"
     database_url = None if embedded else _postgres_database()
-    redis = False if embedded else _redis_answers()
+    redis_server, redis_url = (None, None) if embedded else _redis_start(folder)
+    redis = redis_url is not None
     if embedded:
         # As `make run`: the embedded defaults (DEBUG on, SQLite in VAR_DIR, folder broker).
         env = {
@@ -231,16 +243,16 @@ def main() -> int:
             "LOG_LEVEL": "WARNING",
             "DJANGO_SETTINGS_MODULE": "config.settings",
         }
-    if redis:
-        env["REDIS_URL"] = REDIS_URL
+    if redis_url:
+        env["REDIS_URL"] = redis_url
     else:
         env.pop("REDIS_URL", None)
     for name in ("DATABASE_URL", "DEBUG"):
         if name not in env:
             os.environ.pop(name, None)
     os.environ.update({k: v for k, v in env.items() if k != "REDIS_URL"})
-    if redis:
-        os.environ["REDIS_URL"] = REDIS_URL
+    if redis_url:
+        os.environ["REDIS_URL"] = redis_url
     else:
         os.environ.pop("REDIS_URL", None)
 
@@ -275,81 +287,109 @@ def main() -> int:
         port = _free_port()
         log = (folder / f"{args.server}.log").open("w")
         start = _start_embedded if embedded else _start_gunicorn
-        server = start(port, env, log)
+        server = start(port, env, log, options, server_cores)
         _wait_healthy(port, server, healthy=embedded)
         _warm_up(port)
+        load_before = os.getloadavg()
         opened = clock.round_open(round=drawn, actor=None)
         assert opened.deadline is not None
-        remaining = (opened.deadline - timezone.now()).total_seconds()
-        window_start = time.monotonic() + remaining - args.window
+        deadline = opened.deadline.timestamp()
+        cutoff = deadline + event.grace_seconds  # the server refuses what arrives after it
         rng = random.Random(2026)
-        schedule = sorted(window_start + rng.uniform(0, args.window - 0.5) for _ in tokens)
-        bodies = [
-            json.dumps(
-                {"round": opened.number, "ref": "H8", "word": word, "score": rng.randint(0, 80)}
-            ).encode()
-            for _ in tokens
+        times = sorted(deadline - args.window + rng.uniform(0, args.window - 0.5) for _ in tokens)
+        phones = [
+            Phone(
+                token=token,
+                body=json.dumps(
+                    {"round": opened.number, "ref": "H8", "word": word, "score": rng.randint(0, 80)}
+                ).encode(),
+                at=at,
+            )
+            for token, at in zip(tokens, times, strict=True)
         ]
         print(
             f"{args.phones} phones, round {opened.number} (rack {opened.rack}), "
             f"firing in the last {args.window:.0f} s "
             f"({args.server}, {'PostgreSQL' if database_url else 'SQLite'}, "
-            f"{'Redis' if redis else 'LocMem'} cache) ...",
+            f"{'Redis' if redis else 'LocMem'} cache{', pinned' if args.pin else ''}) ...",
             file=sys.stderr,
         )
-        with ThreadPoolExecutor(max_workers=min(args.phones, 400)) as pool:
-            results = list(pool.map(_post, [port] * len(tokens), tokens, bodies, schedule))
-        accepted = sum(1 for status, _, _ in results if status == 201)
-        refused: dict[str, int] = {}
-        for status, _, text in results:
-            if status != 201:
-                answer = f"{status} {_summary(text)}"
-                refused[answer] = refused.get(answer, 0) + 1
-        in_db = Submission.objects.filter(round=opened).count()
-        latencies = sorted(seconds for _, seconds, _ in results)
-        figures = {
-            "server": args.server,
-            "phones": args.phones,
+        fire(port, phones, args.timeout)
+        load_after = os.getloadavg()
+        stamped = dict(
+            Submission.objects.filter(round=opened).values_list("player__token", "received_at")
+        )
+        figures = _figures(args, phones, stamped, cutoff)
+        figures |= {
             "database": connection.vendor,
             "cache": "redis" if redis else "locmem",
-            "accepted_201": accepted,
-            "slips_in_database": in_db,
-            "lost": accepted - in_db,
-            "other_answers": refused,
-            "p50_ms": round(1000 * statistics.median(latencies), 1),
-            "p99_ms": round(1000 * latencies[max(0, int(len(latencies) * 0.99) - 1)], 1),
-            "max_ms": round(1000 * latencies[-1], 1),
-            "errors": len(results) - accepted,
-            "p99_target_ms": P99_TARGET_MS[args.server],
+            "pinned": args.pin,
+            "server_configuration": _server_configuration(options) if not embedded else {},
+            "load_average_before": [round(x, 2) for x in load_before],
+            "load_average_after": [round(x, 2) for x in load_after],
         }
+        if args.records:
+            args.records.write_text(json.dumps([p.record() for p in phones]))
     finally:
         if server is not None:
             _stop(server)
         connection.close()
         if database_url:
             _postgres_drop(database_url)
-        if redis:
-            import redis as redis_lib
-
-            redis_lib.Redis.from_url(REDIS_URL).flushdb()
+        if redis_server is not None:
+            _stop(redis_server)
     if args.json:
         print(json.dumps(figures))
     else:
         print(
             f"{figures['server']}: phones {figures['phones']} on {figures['database']} + "
-            f"{figures['cache']}: "
+            f"{figures['cache']} (load {figures['load_average_before'][0]}): "
             f"accepted {figures['accepted_201']}, in the database {figures['slips_in_database']}, "
             f"lost {figures['lost']}, p50 {figures['p50_ms']} ms, p99 {figures['p99_ms']} ms, "
-            f"max {figures['max_ms']} ms"
+            f"max {figures['max_ms']} ms; sent after the deadline "
+            f"{figures['sent_after_deadline']}, sent on time but refused "
+            f"{figures['sent_on_time_but_refused']}, unanswered "
+            f"{figures['sent_on_time_but_unanswered']}; stamp lag {figures['stamp_lag_ms']}"
         )
         for answer, count in figures["other_answers"].items():
             print(f"  {count} x {answer}")
     ok = (
         figures["lost"] == 0
-        and figures["accepted_201"] == figures["phones"]
+        and figures["sent_on_time_but_refused"] == 0
+        and figures["sent_on_time_but_unanswered"] == 0
         and figures["p99_ms"] < figures["p99_target_ms"]
     )
     return 0 if ok else 1
+
+
+def _figures(
+    args: argparse.Namespace, phones: list[Phone], stamped: dict[str, Any], cutoff: float
+) -> dict[str, Any]:
+    """The run's figures; ``stamped``: each accepted slip's server stamp, by token."""
+    accepted = [p for p in phones if p.status == 201]
+    latencies = sorted(p.latency for p in phones)
+    lags = sorted(stamped[p.token].timestamp() - p.sent for p in accepted if p.token in stamped)
+    other: dict[str, int] = {}
+    for p in phones:
+        if p.status != 201:
+            key = f"{p.status} {' '.join(p.answer.split())[:90]}"
+            other[key] = other.get(key, 0) + 1
+    return {
+        "server": args.server,
+        "phones": args.phones,
+        "accepted_201": len(accepted),
+        "slips_in_database": len(stamped),
+        "lost": sum(1 for p in accepted if p.token not in stamped),
+        "unanswered_but_stored": sum(1 for p in phones if p.status == 0 and p.token in stamped),
+        "other_answers": other,
+        "p50_ms": round(1000 * latencies[len(latencies) // 2], 1),
+        "p99_ms": round(1000 * latencies[max(0, int(len(latencies) * 0.99) - 1)], 1),
+        "max_ms": round(1000 * latencies[-1], 1),
+        "errors": len(phones) - len(accepted),
+        "p99_target_ms": P99_TARGET_MS[args.server],
+        "stamp_lag_ms": quantiles(lags),
+        **classify(phones, cutoff),
+    }
 
 
 if __name__ == "__main__":
