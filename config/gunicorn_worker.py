@@ -40,8 +40,10 @@ def kernel_arrival(sock: socket.socket) -> float | None:
         return None
     for level, kind, payload in ancillary:
         if data and level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+            seconds: int
+            nanoseconds: int
             seconds, nanoseconds = _TIMESPEC.unpack(payload[: _TIMESPEC.size])
-            return float(seconds) + nanoseconds / 1e9
+            return seconds + nanoseconds / 1e9
     return None
 
 
