@@ -19,7 +19,7 @@ import pytest
 
 from tests.config.settings_probe import ROOT
 from tests.config.test_celery_workers import _env as worker_env
-from tests.conftest import test_redis_url
+from tests.faults.stack import redis_server
 
 SETUP = """
 from arbiter.services import clock, racks
@@ -154,10 +154,11 @@ EXPECTED = [("Ann", "valid", 24), ("Bob", "valid_warning", 20), ("Cleo", "missin
 def test_a_worker_killed_mid_round_loses_nothing_and_a_task_delivered_twice_changes_nothing(
     tmp_path: Path,
 ) -> None:
-    import redis
+    with redis_server(tmp_path / "redis") as redis_url:  # its own: nothing to empty
+        _worker_killed_mid_round(tmp_path, _env(tmp_path, redis_url))
 
-    redis.Redis.from_url(test_redis_url()).flushdb()
-    env = _env(tmp_path, test_redis_url())
+
+def _worker_killed_mid_round(tmp_path: Path, env: dict[str, str]) -> None:
     round_id = scenario(tmp_path, env)
     first, second = tmp_path / "worker-a.log", tmp_path / "worker-b.log"
     with worker(env, first, beat=False) as a:

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.config.settings_probe import ROOT
-from tests.conftest import test_redis_url
+from tests.faults.stack import redis_server
 
 SEND = (
     "from tournament.tasks import health_ping; "
@@ -122,6 +122,7 @@ def test_a_worker_on_the_embedded_filesystem_broker_runs_a_task_sent_by_another_
 
 @pytest.mark.redis
 def test_a_worker_on_redis_runs_a_task_sent_by_another_process(tmp_path):
-    seen = _send_and_see_it_run(tmp_path, redis_url=test_redis_url())
+    with redis_server(tmp_path / "redis") as redis_url:  # its own, not the shared one
+        seen = _send_and_see_it_run(tmp_path, redis_url=redis_url)
     assert seen["stamp"]
     assert not (tmp_path / "celery" / "queue").exists()  # nothing went through folders

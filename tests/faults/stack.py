@@ -18,7 +18,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -317,3 +317,16 @@ class Stack:
             round_id,
         )
         return {str(name): str(code) for name, code in rows}
+
+
+@contextlib.contextmanager
+def redis_server(folder: Path) -> Iterator[str]:
+    """A redis-server of the test's own on a free port, for the test's length: its URL. Nothing
+    else uses it, so the test may empty it; the shared 127.0.0.1:6379 is left alone."""
+    folder.mkdir(parents=True, exist_ok=True)
+    stack = Stack(folder)
+    stack.redis()
+    try:
+        yield stack.redis_url
+    finally:
+        stack.close()
