@@ -183,14 +183,21 @@ def test_a_slip_sent_as_the_clock_stops_waits_on_the_phone_and_goes_when_it_star
     ann = players[0]
     r = open_now(game)
     page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    deaf = {"on": False}  # while on, the phone's polls hear "nothing new" (304)
+    page.route(
+        "**/api/v1/play/state*",
+        lambda route: route.fulfill(status=304) if deaf["on"] else route.continue_(),
+    )
     page.goto(f"{live_server.url}/play/{ann.token}/")
     page.wait_for_selector("#submit:enabled:has-text('Send my slip')")
     page.fill("#word", "WROTE")
     page.fill("#ref", "H4")
     page.fill("#score", "24")
+    deaf["on"] = True
     r = clock.round_pause(round=r, actor=None)  # the arbiter stops the clock...
     page.click("#submit")  # ...as Ann sends, before her phone has heard of it
     page.wait_for_selector("#receipt:has-text('Not sent yet: the clock is stopped')")
+    deaf["on"] = False
     page.wait_for_selector("#submit:disabled:has-text('Clock stopped')")
     assert not Submission.objects.filter(player=ann).exists()
     page.screenshot(path=f"{SHOTS}/play-390-paused.png", full_page=True)
