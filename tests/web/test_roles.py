@@ -17,7 +17,8 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tests.arbiter.conftest import open_round
 from tests.factories import EventRoleFactory, GameFactory, PlayerFactory, UserFactory
-from tournament.models import Event, ExportJob, Player
+from tournament.models import Event, EventRole, ExportJob, Player
+from tournament.services.invitations import invitation_create
 from web.api.views import IsPlayer
 from web.console.actions import ACTIONS
 from web.permissions import EventRolePermission
@@ -85,6 +86,15 @@ ROUTES: dict[str, tuple[str, frozenset[str]]] = {
     "play_api:standings": ("GET", PLAYERS),
     "play_api:submissions": ("POST", PLAYERS),
     "staff_api:action": ("POST", STAFF),
+    "staff_api:invitations": ("POST", DIRECTORS),  # GET too: tests/web/api/test_staff_events
+    "staff_api:invitation_revoke": ("POST", DIRECTORS),
+    "staff_api:staff": ("GET", DIRECTORS),
+    "staff_api:role_remove": ("POST", DIRECTORS),  # the arbiter's role
+    "staff_api:players": ("GET", DIRECTORS),
+    "staff_api:player_withdraw": ("POST", DIRECTORS),
+    "staff_api:player_reinstate": ("POST", DIRECTORS),
+    "staff_api:event_close": ("POST", DIRECTORS),  # refused (400): the round is open
+    "staff_api:event_reopen": ("POST", DIRECTORS),
     "login": ("GET", EVERYONE),
     "logout": ("POST", EVERYONE),
     "password_change": ("GET", SIGNED_IN),  # one's own password
@@ -151,6 +161,7 @@ class World:
         open_round(self.game)
         arbiter = UserFactory(username="arnold")
         EventRoleFactory(event=event, user=arbiter, role="arbiter")
+        self.invitation = invitation_create(event=event, name="Iris", role="arbiter", actor=None)
         self.users = {
             DIRECTOR: director,
             ARBITER: arbiter,
@@ -184,6 +195,9 @@ class World:
             "what": "policy",
             "action": "pause",
             "token": self.player.token,
+            "invitation_id": self.invitation.pk,
+            "role_id": EventRole.objects.get(event=self.event, role="arbiter").pk,
+            "player_id": self.player.pk,
         }
         return {name: values[name] for name in pattern.pattern.converters}
 

@@ -1,4 +1,5 @@
-"""The player API's shapes: input parsing and the documented output (no queries here)."""
+"""The API's shapes: input parsing and the documented output (no queries here): the player
+API's, then the director's account actions'."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from typing import Any, TypeAlias
 from django.core.validators import RegexValidator
 from rest_framework import serializers
 
+from tournament.models.event import EventRoleName
+from tournament.services.invitations import DAYS_VALID, MAX_DAYS_VALID
 from web.inputs import INT32_MAX
 
 # What every serializer here reads or writes: the plain dicts the selectors build.
@@ -211,3 +214,74 @@ class StateSerializer(serializers.Serializer[Shape]):
     slips = SlipHistorySerializer(
         many=True, help_text="This player's slips in the game, newest first (play_slips)."
     )
+
+
+# --- the director's account actions (``web.api.staff_events``) ------------------------------
+
+
+class InvitationInSerializer(serializers.Serializer[Shape]):
+    name = serializers.CharField(max_length=120, help_text="Who the link is for.")
+    role = serializers.ChoiceField(
+        choices=EventRoleName.choices, default=EventRoleName.ARBITER, help_text="The role given."
+    )
+    days = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_DAYS_VALID,
+        default=DAYS_VALID,
+        help_text="How long the link works, in days.",
+    )
+
+
+class InvitationSerializer(serializers.Serializer[Shape]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    role = serializers.CharField(help_text="director or arbiter.")
+    state = serializers.CharField(help_text="pending, accepted, revoked or expired.")
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+    created_by = serializers.CharField(allow_null=True, help_text="The inviting account.")
+    accepted_by = serializers.CharField(allow_null=True, help_text="The account that took it.")
+    link = serializers.URLField(
+        allow_null=True, help_text="The one-time link to hand over; null unless pending."
+    )
+
+
+class StaffRoleSerializer(serializers.Serializer[Shape]):
+    id = serializers.IntegerField(help_text="The role's id (to remove it).")
+    username = serializers.CharField()
+    name = serializers.CharField()
+    role = serializers.CharField(help_text="director or arbiter.")
+
+
+class WithdrawInSerializer(serializers.Serializer[Shape]):
+    reason = serializers.CharField(
+        max_length=500, allow_blank=True, default="", help_text="Why, for the audit log."
+    )
+
+
+class EventPlayerSerializer(serializers.Serializer[Shape]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    club = serializers.CharField()
+    table = serializers.IntegerField(allow_null=True)
+    withdrawn = serializers.BooleanField()
+    withdrawn_at = serializers.DateTimeField(allow_null=True)
+
+
+class EventClosingSerializer(serializers.Serializer[Shape]):
+    detail = serializers.CharField()
+    closed = serializers.BooleanField(help_text="No new round, slip or amendment while true.")
+
+
+class StaffErrorSerializer(serializers.Serializer[Shape]):
+    detail = serializers.CharField(help_text="What went wrong, for people.")
+    code = serializers.CharField(
+        required=False, help_text="What went wrong, for programs (e.g. last_director)."
+    )
+    fields = serializers.DictField(  # type: ignore[assignment]  # as _RulingSerializer.label
+        required=False, help_text="A malformed body: the message of each field."
+    )
+
+
+class StaffDoneSerializer(serializers.Serializer[Shape]):
+    detail = serializers.CharField(help_text="What happened, for people.")

@@ -1,5 +1,6 @@
 """The staff API: ``POST /api/v1/staff/events/<slug>/games/<n>/<action>``, every console action
-as an API call (``web.console.actions`` runs both, with the same role checks)."""
+as an API call (``web.console.actions`` runs both, with the same role checks). The director's
+actions on an event's accounts, players and closing are in ``web.api.staff_events``."""
 
 from __future__ import annotations
 

@@ -1,10 +1,11 @@
-"""The v1 API: the player endpoints (``play_api``) and the staff actions (``staff_api``)."""
+"""The v1 API: the player endpoints (``play_api``) and the staff actions (``staff_api``): a
+game's, and the director's on the event's accounts, players and closing (``staff_events``)."""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from web.api import staff, views
+from web.api import staff, staff_events, views
 
 play_patterns = [
     path("play/state", views.PlayStateView.as_view(), name="state"),
@@ -18,4 +19,31 @@ staff_patterns = [
         staff.StaffGameActionView.as_view(),
         name="action",
     ),
+    path(
+        "events/<slug:slug>/invitations", staff_events.InvitationsView.as_view(), name="invitations"
+    ),
+    path(
+        "events/<slug:slug>/invitations/<int:invitation_id>/revoke",
+        staff_events.InvitationRevokeView.as_view(),
+        name="invitation_revoke",
+    ),
+    path("events/<slug:slug>/staff", staff_events.StaffView.as_view(), name="staff"),
+    path(
+        "events/<slug:slug>/staff/<int:role_id>/remove",
+        staff_events.StaffRoleRemoveView.as_view(),
+        name="role_remove",
+    ),
+    path("events/<slug:slug>/players", staff_events.PlayersView.as_view(), name="players"),
+    path(
+        "events/<slug:slug>/players/<int:player_id>/withdraw",
+        staff_events.PlayerWithdrawView.as_view(),
+        name="player_withdraw",
+    ),
+    path(
+        "events/<slug:slug>/players/<int:player_id>/reinstate",
+        staff_events.PlayerReinstateView.as_view(),
+        name="player_reinstate",
+    ),
+    path("events/<slug:slug>/close", staff_events.EventCloseView.as_view(), name="event_close"),
+    path("events/<slug:slug>/reopen", staff_events.EventReopenView.as_view(), name="event_reopen"),
 ]
