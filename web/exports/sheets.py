@@ -34,7 +34,9 @@ STANDINGS_HEADER = [
     "Solos",
     "Warnings",
     "Penalties",
+    "Status",  # Withdrawn, or empty: last, so that no column a reader knows moves
 ]
+WITHDRAWN = "Withdrawn"  # a withdrawn player's status: they keep the points already earned
 ROUNDS_HEADER = ["Round", "Rack", "Ref", "Word", "Score", "Cumulative", "Winner cumulative"]
 SLIPS_HEADER = [
     "Player",
@@ -90,6 +92,7 @@ def standings_sheet(standings: Standings, *, title: str = "Standings") -> Sheet:
                 r.solos,
                 r.warnings,
                 r.penalties,
+                WITHDRAWN if r.withdrawn else None,
             )
 
     return Sheet(title=title, header=STANDINGS_HEADER, rows=rows(), formats={5: PERCENT})

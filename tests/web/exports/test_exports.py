@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import datetime as dt
 import io
 from collections import defaultdict
 
@@ -11,11 +10,8 @@ import pytest
 from django.db.models import Sum
 from openpyxl import load_workbook
 
-from arbiter.services.slips import slip_submit
 from arbiter.simulation import simulate_event
 from engine.tiles import rack_notation
-from tests.arbiter.conftest import T0, finish_round, open_round
-from tests.factories import EventFactory, GameFactory, PlayerFactory
 from tournament.models import Event, Game, Player, Round, Ruling
 from web.exports import event_workbook_bytes, game_workbook_bytes, standings_csv_write
 from web.exports.sheets import STANDINGS_HEADER
@@ -214,24 +210,6 @@ def test_a_game_workbook_has_the_games_sheets(two_game_event: Event) -> None:
 
 
 # --- ties, built through the services ---------------------------------------------------------
-
-
-@pytest.fixture
-def tied_game() -> Game:
-    """Seed 7, round 1: rack ELORTTW, top H4 WROTE 24. Ann and Bob play the top, Cleo less."""
-    room = EventFactory(solo_min_players=3)
-    players = [
-        PlayerFactory(event=room, name=name, table=i + 1)
-        for i, name in enumerate(["Ann", "Bob", "Cleo"])
-    ]
-    game = GameFactory(event=room, number=1, seed=7)
-    r = open_round(game)
-    at = T0 + dt.timedelta(seconds=30)
-    slip_submit(player=players[0], round=r, word="WROTE", ref="H4", score=24, at=at)
-    slip_submit(player=players[1], round=r, word="WROTE", ref="H4", score=24, at=at)
-    slip_submit(player=players[2], round=r, word="TROW", ref="H5", score=None, at=at)
-    finish_round(r, T0)
-    return game
 
 
 def test_equal_totals_share_a_rank_in_the_workbook_and_the_csv(tied_game: Game) -> None:
