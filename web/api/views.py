@@ -150,15 +150,18 @@ class PlaySubmissionsView(PlayAPIView):
                 "malformed_score, rack_letters_missing, invalid).",
             ),
             403: OpenApiResponse(
-                ErrorSerializer, description="Not this player's event, or access revoked."
+                ErrorSerializer,
+                description="Not this player's event, access revoked, or the player withdrawn "
+                "(codes not_your_event, revoked, withdrawn).",
             ),
             404: OpenApiResponse(
                 ErrorSerializer, description="No such round in the game being played."
             ),
             409: OpenApiResponse(
                 ErrorSerializer,
-                description="Round not open, or deadline passed "
-                "(codes round_not_open, deadline_passed).",
+                description="Round not open, clock stopped (send again once it runs), event "
+                "closed, or deadline passed (codes round_not_open, round_paused, event_closed, "
+                "deadline_passed).",
             ),
             **_ERRORS,
         },
