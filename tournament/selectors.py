@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Case, Count, F, Prefetch, QuerySet, Value, When
 
-from tournament.models import Event, Game, Player
+from tournament.models import Event, Game, Player, Round
 from tournament.models.event import EventStatus
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]+")
@@ -62,6 +62,17 @@ def game_current_queryset(*, event_id: int) -> QuerySet[Game]:
     run), else the latest game. The one definition of "the current game"."""
     running_first = Case(When(status=Game.Status.RUNNING, then=Value(0)), default=Value(1))
     return Game.objects.filter(event_id=event_id).order_by(running_first, "-number")
+
+
+def event_round_in_play(*, event_id: int) -> Round | None:
+    """A round of the event still in play (drawn, open, closed or scored; its game with it),
+    the first by game and number; None when every round is published or annulled."""
+    return (
+        Round.objects.filter(game__event_id=event_id, status__in=Round.IN_PLAY)
+        .select_related("game")
+        .order_by("game__number", "number")
+        .first()
+    )
 
 
 def game_current(*, event_id: int) -> Game | None:

@@ -8,7 +8,8 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from tournament.errors import ApplicationError
-from tournament.models import Event, Round
+from tournament.models import Event
+from tournament.selectors import event_round_in_play
 from tournament.services.audit import audit_record
 
 
@@ -19,12 +20,7 @@ def event_close(*, event: Event, actor: User | None) -> Event:
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.is_closed:
         raise ApplicationError(f"{event.name} is already closed.", data={"code": "event_closed"})
-    in_play = (
-        Round.objects.filter(game__event=event, status__in=Round.IN_PLAY)
-        .select_related("game")
-        .order_by("game__number", "number")
-        .first()
-    )
+    in_play = event_round_in_play(event_id=event.pk)
     if in_play is not None:
         raise ApplicationError(
             f"Round {in_play.number} of game {in_play.game.number} is {in_play.status}: "

@@ -65,7 +65,8 @@ def readable(message: str) -> str:
     )
 
 
-def _form_error(form: Any) -> str:
+def form_error(form: Any) -> str:
+    """A form's errors as one sentence, each prefixed by its field."""
     return "; ".join(
         f"{'' if field == '__all__' else field + ': '}{' '.join(errors)}"
         for field, errors in form.errors.items()
@@ -102,7 +103,7 @@ def event_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                 )
                 return redirect("console:setup", slug=event.slug)
         else:
-            messages.error(request, readable(_form_error(form)))
+            messages.error(request, readable(form_error(form)))
     return render(request, "console/event_new.html", {"form": form})
 
 
@@ -129,7 +130,7 @@ def event_setup(request: HttpRequest, slug: str) -> HttpResponse:
 def _policy(request: AuthenticatedHttpRequest, event: Event) -> str:
     form = PolicyForm(request.POST)
     if not form.is_valid():
-        raise ApplicationError(_form_error(form))
+        raise ApplicationError(form_error(form))
     event_policy_update(
         event=event, actor=request.user, **{f: form.cleaned_data[f] for f in POLICY_FIELDS}
     )
@@ -139,7 +140,7 @@ def _policy(request: AuthenticatedHttpRequest, event: Event) -> str:
 def _player(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> str:
     form = PlayerForm(request.POST)
     if not form.is_valid():
-        raise ApplicationError(_form_error(form))
+        raise ApplicationError(form_error(form))
     data: dict[str, Any] = {k: v if v is not None else "" for k, v in form.cleaned_data.items()}
     data["table"] = form.cleaned_data["table"]
     if pk is None:
@@ -156,7 +157,7 @@ def _player(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> 
 def _game(request: AuthenticatedHttpRequest, event: Event) -> str:
     form = GameForm(request.POST, request.FILES)
     if not form.is_valid():
-        raise ApplicationError(_form_error(form))
+        raise ApplicationError(form_error(form))
     data = form.cleaned_data
     document = predrawn_check(data["document"], event) if "document" in data else None
     game = game_create(
@@ -172,7 +173,7 @@ def _game(request: AuthenticatedHttpRequest, event: Event) -> str:
 def _role(request: AuthenticatedHttpRequest, event: Event) -> str:
     form = RoleForm(request.POST)
     if not form.is_valid():
-        raise ApplicationError(_form_error(form))
+        raise ApplicationError(form_error(form))
     granted = event_role_grant(
         event=event,
         username=form.cleaned_data["username"],

@@ -17,7 +17,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from tournament.errors import ApplicationError
-from tournament.models import Event, EventRole, Invitation, Player, Round
+from tournament.models import Event, EventRole, Invitation, Player
+from tournament.selectors import event_round_in_play
 from tournament.services.closing import event_close, event_reopen
 from tournament.services.invitations import (
     DAYS_VALID,
@@ -28,7 +29,7 @@ from tournament.services.invitations import (
 )
 from tournament.services.players import player_reinstate, player_withdraw
 from tournament.services.users import event_role_remove
-from web.console.setup import _form_error
+from web.console.setup import form_error
 from web.permissions import DIRECTOR, AuthenticatedHttpRequest, event_roles
 
 
@@ -57,10 +58,14 @@ def staff_page(request: HttpRequest, slug: str) -> HttpResponse:
     now = timezone.now()
     invitations = list(event.invitations.select_related("created_by", "accepted_by")[:50])
     pending = []
+    past = []
     for invitation in invitations:
-        if invitation.state(at=now) == "pending":
+        state = invitation.state(at=now)
+        if state == "pending":
             link = invitation_link(request, invitation)
             pending.append((invitation, link, _qr_svg(link, invitation.name)))
+        else:
+            past.append((invitation, state))
     roles = list(event.roles.select_related("user").order_by("role", "user__username"))
     directors = [r.pk for r in roles if r.role == EventRole.Role.DIRECTOR]
     return render(
@@ -70,11 +75,11 @@ def staff_page(request: HttpRequest, slug: str) -> HttpResponse:
             "event": event,
             "form": InviteForm(),
             "pending": pending,
-            "past": [(i, i.state(at=now)) for i in invitations if i.state(at=now) != "pending"],
+            "past": past,
             "roles": roles,
             "last_director": directors[0] if len(directors) == 1 else None,
             "players": Player.objects.filter(event=event).order_by("table", "name"),
-            "in_play": event.games.filter(rounds__status__in=Round.IN_PLAY).exists(),
+            "in_play": event_round_in_play(event_id=event.pk) is not None,
         },
     )
 
@@ -82,7 +87,7 @@ def staff_page(request: HttpRequest, slug: str) -> HttpResponse:
 def _invite(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> str:
     form = InviteForm(request.POST)
     if not form.is_valid():
-        raise ApplicationError(_form_error(form))
+        raise ApplicationError(form_error(form))
     invitation = invitation_create(
         event=event,
         name=form.cleaned_data["name"],
