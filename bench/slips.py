@@ -16,6 +16,10 @@ must be 0), every other answer, and the p50/p99 latency. The phones (``bench/pho
 asyncio loop) record when each sent its first byte: "sent after the deadline" is the
 generator's fault, "sent on time but refused" the server's (must be 0). "stamp_lag_ms" is how
 much later than the phone's first byte the server stamped an accepted slip's arrival.
+"cpu_ms_per_slip" is the processor time the slips cost while the phones fired, per phone: the
+web server's processes, PostgreSQL's backends for the bench's database, the bench's
+redis-server. Unlike the latencies it hardly depends on what else the machine runs: it says
+how many slips a second a core can take.
 ``--pin`` runs the server on core 1 and the phones on core 0. Every request goes to 127.0.0.1;
 each phone sends one slip with a 60 s timeout (``--timeout``): a run is bounded in requests
 and in time.
@@ -156,6 +160,50 @@ def _popen(args: list[str], env: dict[str, str], log, cores: set[int] | None) ->
         start_new_session=True,
         preexec_fn=pin,
     )
+
+
+def _cpu_seconds(pids: set[int]) -> dict[int, float]:
+    """Each live process's user and system time so far."""
+    import psutil
+
+    seconds = {}
+    for pid in pids:
+        try:
+            times = psutil.Process(pid).cpu_times()
+        except psutil.Error:  # gone since
+            continue
+        seconds[pid] = times.user + times.system
+    return seconds
+
+
+def _server_pids(server: subprocess.Popen, database_url: str | None, redis_server) -> dict:
+    """The processes that serve the slips, by part: the web server and its children, the
+    PostgreSQL backends connected to the bench's database, the bench's redis-server."""
+    import psutil
+
+    web = {server.pid} | {c.pid for c in psutil.Process(server.pid).children(recursive=True)}
+    parts: dict[str, set[int]] = {"web": web}
+    if database_url:
+        import psycopg
+
+        name = database_url.rsplit("/", 1)[1]
+        with psycopg.connect(PG_ADMIN, autocommit=True, connect_timeout=2) as conn:
+            rows = conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                [name],
+            ).fetchall()
+        parts["postgres"] = {pid for (pid,) in rows}
+    if redis_server is not None:
+        parts["redis"] = {redis_server.pid}
+    return parts
+
+
+def _cpu_used(before: dict[str, dict[int, float]], after: dict[str, dict[int, float]]) -> dict:
+    """Processor seconds per part between two snapshots (a process new since counts whole)."""
+    return {
+        part: sum(t - before.get(part, {}).get(pid, 0.0) for pid, t in times.items())
+        for part, times in after.items()
+    }
 
 
 def _server_configuration(options: list[str]) -> dict[str, Any]:
@@ -314,7 +362,11 @@ def main() -> int:
             f"{'Redis' if redis else 'LocMem'} cache{', pinned' if args.pin else ''}) ...",
             file=sys.stderr,
         )
+        pids = _server_pids(server, database_url, redis_server)
+        cpu_before = {part: _cpu_seconds(p) for part, p in pids.items()}
         fire(port, phones, args.timeout)
+        pids = _server_pids(server, database_url, redis_server)
+        cpu = _cpu_used(cpu_before, {part: _cpu_seconds(p) for part, p in pids.items()})
         load_after = os.getloadavg()
         stamped = dict(
             Submission.objects.filter(round=opened).values_list("player__token", "received_at")
@@ -327,6 +379,7 @@ def main() -> int:
             "server_configuration": _server_configuration(options) if not embedded else {},
             "load_average_before": [round(x, 2) for x in load_before],
             "load_average_after": [round(x, 2) for x in load_after],
+            "cpu_ms_per_slip": {k: round(1000 * v / args.phones, 2) for k, v in cpu.items()},
         }
         if args.records:
             args.records.write_text(json.dumps([p.record() for p in phones]))
@@ -349,7 +402,8 @@ def main() -> int:
             f"max {figures['max_ms']} ms; sent after the deadline "
             f"{figures['sent_after_deadline']}, sent on time but refused "
             f"{figures['sent_on_time_but_refused']}, unanswered "
-            f"{figures['sent_on_time_but_unanswered']}; stamp lag {figures['stamp_lag_ms']}"
+            f"{figures['sent_on_time_but_unanswered']}; stamp lag {figures['stamp_lag_ms']}; "
+            f"CPU ms per slip {figures['cpu_ms_per_slip']}"
         )
         for answer, count in figures["other_answers"].items():
             print(f"  {count} x {answer}")
