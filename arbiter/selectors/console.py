@@ -14,12 +14,13 @@ from arbiter.state import board_before, lexicon_for
 from engine.movegen import ScoredMove, generate
 from engine.tiles import TileSet, rack_notation
 from tournament.models import AuditEntry, Game, Player, Round, Ruling, Submission
+from tournament.selectors import unique_or_none
 
 
 def round_current(game: Game) -> Round | None:
     """The round in play, else the last published one."""
     return (
-        game.rounds.filter(status__in=Round.IN_PLAY).first()
+        unique_or_none(game.rounds.filter(status__in=Round.IN_PLAY))
         or game.rounds.filter(status=Round.Status.PUBLISHED).order_by("-number").first()
     )
 
@@ -78,7 +79,7 @@ class TableSlips:
 def table_slips(*, round: Round, table: int) -> TableSlips | None:
     """The player at ``table`` in the round's event and their slips of the round (phone,
     API, typed), newest first; None when no one sits there."""
-    player = Player.objects.filter(event_id=round.game.event_id, table=table).first()
+    player = unique_or_none(Player.objects.filter(event_id=round.game.event_id, table=table))
     if player is None:
         return None
     slips = list(

@@ -19,7 +19,7 @@ from django.db.models import Max, Subquery
 from arbiter.selectors.standings import StandingRow, Standings, standings_event
 from engine.board import Layout
 from tournament.models import AuditEntry, Game, Player, Round, Ruling, Submission
-from tournament.selectors import game_current, game_current_queryset
+from tournament.selectors import game_current, game_current_queryset, unique_or_none
 
 STANDINGS_LEADERS = 10
 
@@ -29,11 +29,10 @@ def play_round_by_number(*, player: Player, number: int) -> Round | None:
     (``game_current``), in one query: it runs for every slip handed in."""
     # Only the key is read: slip_submit reads the round again, locked, inside its transaction.
     game = game_current_queryset(event_id=player.event_id).values("pk")[:1]
-    return (
+    return unique_or_none(
         Round.objects.filter(game_id=Subquery(game), number=number)
         .exclude(status=Round.Status.ANNULLED)
         .only("pk", "number")
-        .first()
     )
 
 
@@ -112,7 +111,9 @@ def _result_json(player: Player, game: Game) -> dict[str, Any] | None:
     )
     if last is None:
         return None
-    ruling = Ruling.objects.filter(round=last, player=player).select_related("submission").first()
+    ruling = unique_or_none(
+        Ruling.objects.filter(round=last, player=player).select_related("submission")
+    )
     return {
         "round": last.number,
         "top": {"ref": last.played_ref, "word": last.played_word, "score": last.played_score}

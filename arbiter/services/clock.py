@@ -26,6 +26,7 @@ from arbiter.services.publishing import rounds_publish_due
 from arbiter.services.scoring import round_score, round_tops_compute
 from tournament.errors import ApplicationError
 from tournament.models import Round
+from tournament.selectors import unique_or_none
 
 
 def _schedule_close(round: Round) -> None:
@@ -129,7 +130,7 @@ def round_close(*, round_id: int, now: datetime | None = None) -> bool:
     from arbiter import tasks
 
     now = now or timezone.now()
-    round = Round.objects.select_related("game__event").filter(pk=round_id).first()
+    round = unique_or_none(Round.objects.select_related("game__event").filter(pk=round_id))
     if round is None:
         return False
     grace = timedelta(seconds=round.game.event.grace_seconds)

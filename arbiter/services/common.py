@@ -12,6 +12,7 @@ from django.db import transaction
 
 from tournament.errors import ApplicationError
 from tournament.models import Game, Round
+from tournament.selectors import unique_or_none
 from tournament.services.audit import audit_record
 
 logger = logging.getLogger(__name__)
@@ -59,7 +60,7 @@ def round_audit(round: Round, action: str, actor: Actor, **data: Any) -> None:
 
 
 def round_in_play(game: Game) -> Round | None:
-    return game.rounds.filter(status__in=Round.IN_PLAY).first()
+    return unique_or_none(game.rounds.filter(status__in=Round.IN_PLAY))
 
 
 def game_finish(game: Game, reason: str, actor: Actor) -> None:

@@ -19,6 +19,7 @@ from arbiter.services.rulings import player_rule, rulings_derive
 from arbiter.services.slips import clean_entry, slip_record
 from tournament.errors import ApplicationError
 from tournament.models import Player, Round, Ruling, Submission
+from tournament.selectors import unique_or_none
 from tournament.services.audit import audit_record
 from tournament.vocabulary import RulingCode
 
@@ -139,7 +140,7 @@ def ruling_slip_enter(
     )
     round_require(round, Round.Status.PUBLISHED, action="given a slip after publication")
     _require_event_open(round)
-    old = Ruling.objects.filter(round=round, player=player).first()
+    old = unique_or_none(Ruling.objects.filter(round=round, player=player))
     before = None if old is None else _facts(old)
     word, ref = clean_entry(word, ref, score)
     slip_record(

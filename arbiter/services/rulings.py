@@ -28,6 +28,7 @@ from arbiter.rules import (
 from arbiter.state import board_before, lexicon_for, policy_for
 from engine.tiles import TileSet
 from tournament.models import Game, Player, Round, Ruling, Submission
+from tournament.selectors import unique_or_none
 from tournament.vocabulary import ruling_total
 
 DERIVED = ("found_top", "rank", "solo", "warning_penalty", "points")
@@ -97,7 +98,7 @@ def round_rule(*, round: Round, now: datetime) -> list[Ruling]:
 def player_rule(*, round: Round, player: Player, now: datetime) -> Ruling:
     """Rule one player's current slip again (a slip entered after the round was scored, a
     correction, a late mark): the new ruling replaces the old; then what it derives."""
-    slip = Submission.objects.filter(round=round, player=player, is_current=True).first()
+    slip = unique_or_none(Submission.objects.filter(round=round, player=player, is_current=True))
     fresh = ruling_new(round, player.pk, slip, judge_for(round), now=now)
     Ruling.objects.filter(round=round, player=player).delete()
     fresh.save()

@@ -22,6 +22,7 @@ from engine.move import Move
 from engine.movegen import ScoredMove, generate
 from engine.tiles import TileSet
 from tournament.models import Round
+from tournament.selectors import unique_or_none
 from tournament.services.audit import audit_record
 
 TOPS_KEPT = 20  # moves kept on the round for the console, beyond every move of the top score
@@ -34,7 +35,7 @@ def _move_json(m: ScoredMove) -> dict[str, Any]:
 def round_tops_compute(*, round_id: int, now: datetime | None = None) -> bool:
     """Every legal move for the round's rack: the tops (every move of the top score, and the
     next best for the console) and how many moves score what (for ranks). Idempotent."""
-    round = Round.objects.select_related("game").filter(pk=round_id).first()
+    round = unique_or_none(Round.objects.select_related("game").filter(pk=round_id))
     if round is None or round.tops_ready_at is not None:
         return False
     game = round.game

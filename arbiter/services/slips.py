@@ -25,6 +25,7 @@ from engine.notation import parse_ref, parse_word
 from engine.tiles import BLANK, sort_tiles
 from tournament.errors import ApplicationError
 from tournament.models import Event, Player, Round, Submission
+from tournament.selectors import unique_or_none
 from tournament.services.audit import audit_record
 
 _ROUND_COLUMNS = (
@@ -141,11 +142,13 @@ def slip_record(
     late: bool = False,
     multiple: bool = False,
     current: bool = True,
+    replaces: bool = True,
 ) -> Submission:
     """Store a slip as the player's current one for the round; the earlier one stays, no longer
     current (the callers have checked it may be recorded). With ``current`` False the slip only
-    joins the round's history."""
-    if current:
+    joins the round's history. ``replaces`` False: the caller read, under the player's lock,
+    that the player has no current slip for the round (nothing to retire)."""
+    if current and replaces:
         Submission.objects.filter(round=round, player=player, is_current=True).update(
             is_current=False
         )
@@ -314,7 +317,7 @@ def slip_submit(
     else:
         _check_phone_slip(round, player, at, late)
         word, ref = _clean(round, word, ref, score)
-    current = Submission.objects.filter(round=round, player=player, is_current=True).first()
+    current = unique_or_none(Submission.objects.filter(round=round, player=player, is_current=True))
     if arbiter and current is not None and existing is None:
         raise SlipRefused(
             f"{player.name} already has a slip for round {round.number} "
@@ -336,6 +339,7 @@ def slip_submit(
         multiple=arbiter and current is not None and existing is Existing.MULTIPLE,
         # Two slips from one phone handled out of order: the one that arrived last stands.
         current=arbiter or current is None or current.received_at <= at,
+        replaces=current is not None,
     )
     if arbiter:
         audit_record(
@@ -376,7 +380,7 @@ def slip_check(
     replaced; the entry is compared with the player's current slip and a disagreement is
     flagged (audited) for the director. True when both entries agree."""
     round = Round.objects.select_related("game__event").get(pk=round.pk)
-    current = Submission.objects.filter(round=round, player=player, is_current=True).first()
+    current = unique_or_none(Submission.objects.filter(round=round, player=player, is_current=True))
     second = {"word": word.strip(), "ref": ref.strip().upper(), "score": score}
     first = (
         None

@@ -17,6 +17,7 @@ from arbiter.services.double_entry import slip_check_resolve
 from arbiter.services.slips import Existing, slip_check, slip_submit
 from tournament.errors import ApplicationError
 from tournament.models import Game, Player, Round, Ruling, Submission
+from tournament.selectors import unique_or_none
 from web.inputs import (
     BIGINT_MAX,
     EXTEND_MAX_SECONDS,
@@ -133,7 +134,7 @@ def _round(game: Game) -> Round:
 
 def _player_at(game: Game, data: Data) -> Player:
     table = _int(data, "table")
-    player = Player.objects.filter(event_id=game.event_id, table=table).first()
+    player = unique_or_none(Player.objects.filter(event_id=game.event_id, table=table))
     if player is None:
         raise ApplicationError(f"No player sits at table {table}.")
     return player

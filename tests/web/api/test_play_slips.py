@@ -7,6 +7,8 @@ time zone."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from arbiter.services.slips import slip_submit
@@ -98,3 +100,27 @@ def test_the_schema_documents_the_slip_history(client) -> None:
     assert {"received_at", "current", "ruling", "source"} <= set(history["properties"])
     state = schema["components"]["schemas"]["State"]
     assert "slips" in state["properties"] and "slips" in state["required"]
+
+
+def test_a_slip_costs_eight_queries_and_none_sorts_through_the_event(
+    frozen_clock, phone, ann, game
+) -> None:
+    """What a phone's slip costs the server decides how many a room can hand in at the
+    deadline (docs/reliability.md): its token, its round, the lock, the round again, the
+    player, their current slip, the slip and the receipt (and, for a second slip, retiring
+    the first); no query sorts a row it found by a unique key through the models' default
+    orderings (a slip's go through its round, game, event and player)."""
+    open_round(game, now=T0)
+    frozen_clock.move_to(T0 + seconds(20))
+
+    def queries_of(word: str) -> list[str]:
+        with CaptureQueriesContext(connection) as queries:
+            assert send(phone, ann, word, "H4", 22).status_code == 201
+        sql = [q["sql"] for q in queries.captured_queries]
+        return [q for q in sql if not q.startswith(("SAVEPOINT", "RELEASE", "BEGIN", "COMMIT"))]
+
+    first, second = queries_of("TOWER"), queries_of("WROTE")
+    lock = connection.vendor == "postgresql"  # SQLite's BEGIN IMMEDIATE serialises instead
+    assert len(first) == 7 + lock, first
+    assert len(second) == 8 + lock and second[5 + lock].startswith("UPDATE"), second
+    assert not [q for q in first + second if 'ORDER BY "tournament_event"' in q]
