@@ -148,11 +148,14 @@ class PlayState:
     data: dict[str, Any]
 
 
-def play_state(*, player: Player, now: datetime) -> PlayState:
-    """What the player's phone shows now (``now`` is the server clock)."""
+def play_state(
+    *, player: Player, now: datetime, version: str | None = None, game: Game | None = None
+) -> PlayState:
+    """What the player's phone shows now (``now`` is the server clock). ``version`` and
+    ``game``: the caller's ``play_state_version`` and ``game_current``, when it has them."""
     event = player.event
-    version = play_state_version(player=player)
-    game = game_current(event_id=player.event_id)
+    version = version or play_state_version(player=player)
+    game = game or game_current(event_id=player.event_id)
     data: dict[str, Any] = {
         "version": version,
         "server_time": now,
@@ -190,10 +193,10 @@ def play_state(*, player: Player, now: datetime) -> PlayState:
             "remaining_seconds": remaining.total_seconds() if remaining is not None else None,
             "accepts_slips": current.is_open(at=now) and not current.is_paused,
         }
-        slip = (
-            Submission.objects.filter(round=current, player=player, is_current=True)
-            .select_related("round")
-            .first()
+        slip = unique_or_none(
+            Submission.objects.filter(round=current, player=player, is_current=True).select_related(
+                "round"
+            )
         )
         data["slip"] = _slip_json(slip)
     data["result"] = _result_json(player, game)
@@ -220,12 +223,13 @@ def _slip_ruling_json(ruling: Ruling) -> dict[str, Any]:
     }
 
 
-def play_slips(*, player: Player) -> list[dict[str, Any]]:
-    """The player's own slips in the game being played, newest first: what they show an
-    arbiter in a dispute. Each with the time the server received it (or the arbiter typed
-    it), whether it is the one that counts (``current``), and, once its round is published,
-    the ruling it got; a slip a later one replaced has no ruling of its own."""
-    game = game_current(event_id=player.event_id)
+def play_slips(*, player: Player, game: Game | None = None) -> list[dict[str, Any]]:
+    """The player's own slips in the game being played (``game``, when the caller has read
+    it), newest first: what they show an arbiter in a dispute. Each with the time the server
+    received it (or the arbiter typed it), whether it is the one that counts (``current``),
+    and, once its round is published, the ruling it got; a slip a later one replaced has no
+    ruling of its own."""
+    game = game or game_current(event_id=player.event_id)
     if game is None:
         return []
     slips = (
@@ -240,7 +244,7 @@ def play_slips(*, player: Player) -> list[dict[str, Any]]:
             round__game=game,
             round__status=Round.Status.PUBLISHED,
             submission__isnull=False,
-        )
+        ).order_by()
     }
     return [
         {
@@ -260,16 +264,17 @@ def play_slips(*, player: Player) -> list[dict[str, Any]]:
     ]
 
 
-def play_state_for_phone(*, player: Player, now: datetime) -> PlayState:
+def play_state_for_phone(*, player: Player, now: datetime, version: str | None = None) -> PlayState:
     """``play_state`` with what the phone page needs besides: the event's warning time and
     time zone (the countdown's colour, the times shown) and the player's slips
-    (``play_slips``). The version is ``play_state``'s: every slip and every published ruling
-    changes it."""
-    state = play_state(player=player, now=now)
+    (``play_slips``). The version is ``play_state``'s (the caller's, when it has read it):
+    every slip and every published ruling changes it."""
+    game = game_current(event_id=player.event_id)
+    state = play_state(player=player, now=now, version=version, game=game)
     event = player.event
     data = state.data | {
         "event": state.data["event"]
         | {"warning_seconds": event.warning_seconds, "time_zone": settings.TIME_ZONE},
-        "slips": play_slips(player=player),
+        "slips": play_slips(player=player, game=game),
     }
     return PlayState(version=state.version, data=data)

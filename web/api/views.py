@@ -116,7 +116,7 @@ class PlayStateView(PlayAPIView):
         headers = {"ETag": etag, "X-Server-Time": now.isoformat(), "Cache-Control": "no-cache"}
         if request.headers.get("If-None-Match") == etag:
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
-        state = play_state_for_phone(player=player, now=now)
+        state = play_state_for_phone(player=player, now=now, version=version)
         headers["ETag"] = f'"{state.version}"'
         return Response(StateSerializer(state.data).data, headers=headers)
 
