@@ -87,7 +87,9 @@ def round_rule(*, round: Round, now: datetime) -> list[Ruling]:
     replacing any the round had; then what they derive."""
     judge = judge_for(round)
     players = Player.objects.filter(event_id=round.game.event_id).values_list("pk", flat=True)
-    slips = {s.player_id: s for s in Submission.objects.filter(round=round, is_current=True)}
+    slips = {
+        s.player_id: s for s in Submission.objects.filter(round=round, is_current=True).order_by()
+    }
     rulings = [ruling_new(round, pk, slips.get(pk), judge, now=now) for pk in players]
     Ruling.objects.filter(round=round).delete()
     Ruling.objects.bulk_create(rulings, batch_size=500)
