@@ -161,3 +161,12 @@ def test_the_examples_run_as_typed(block: list[Example], tmp_path: Path) -> None
             warned = [line for line in result.stdout.splitlines() if WARNING.search(line)]
             assert not warned, (command, warned)
         assert re.search(shape, result.stdout, re.MULTILINE), (command, result.stdout[:3000])
+
+
+def test_the_readme_starts_with_exactly_two_commands() -> None:
+    """The first lines give one command that installs and runs the product on its embedded
+    defaults and one that runs the whole test suite, nothing else."""
+    text = (ROOT / "README.md").read_text()
+    first_block = text.split("\n\n")[1]
+    commands = [line.split("#")[0].strip() for line in first_block.splitlines()]
+    assert commands == ["make run", "make test"]
