@@ -135,13 +135,15 @@ class Lexicon:
 
     def walk(self, word: str, node: int = 0) -> int:
         """The node reached by spelling ``word`` (any case) from ``node``, or -1."""
-        for ch in word.upper():
+        mask, first, target = self.mask, self.first, self.target  # ``child``, inlined: validation
+        for ch in word.upper():  # asks for every word of every slip
             code = ord(ch) - 65
             if not 0 <= code < 26:
                 return -1
-            node = self.child(node, code)
-            if node < 0:
+            m = mask[node]
+            if not (m >> code) & 1:
                 return -1
+            node = target[first[node] + (m & ((1 << code) - 1)).bit_count()]
         return node
 
     def __contains__(self, word: object) -> bool:
