@@ -161,8 +161,8 @@ typedef struct {
     Found *items;
     Py_ssize_t n, cap;
     Py_ssize_t keep; /* 0: every move */
-    int *heap;       /* min-heap of the keep best scores */
-    Py_ssize_t heap_n;
+    int *heap;       /* min-heap of the keep best scores (grown as needed: keep may be huge) */
+    Py_ssize_t heap_n, heap_cap;
     int threshold;
     int failed; /* out of memory */
 } Collector;
@@ -237,6 +237,17 @@ static void record(Search *s, int score, int start, int ntiles) {
     }
     if (out->keep) {
         if (out->heap_n < out->keep) {
+            if (out->heap_n == out->heap_cap) {
+                Py_ssize_t cap = out->heap_cap ? out->heap_cap * 2 : 64;
+                int *heap = realloc(out->heap, (size_t)cap * sizeof(int));
+                if (heap == NULL) {
+                    out->failed = 1;
+                    out->threshold = 1 << 30;
+                    return;
+                }
+                out->heap = heap;
+                out->heap_cap = cap;
+            }
             heap_push(out, score);
             if (out->heap_n == out->keep) out->threshold = out->heap[0];
         } else if (score > out->threshold) {
@@ -802,13 +813,6 @@ static PyObject *native_search(PyObject *self, PyObject *args) {
     ri.blank = s.counts[BLANK] > 0;
     out.keep = keep;
     out.threshold = -1;
-    if (keep) {
-        out.heap = PyMem_Malloc(sizeof(int) * (size_t)keep);
-        if (out.heap == NULL) {
-            PyErr_NoMemory();
-            goto done;
-        }
-    }
     s.out = &out;
 
     if (ri.tiles > 0) {
@@ -879,7 +883,7 @@ static PyObject *native_search(PyObject *self, PyObject *args) {
     if (collecting) PyGC_Enable();
 done:
     free(out.items);
-    PyMem_Free(out.heap);
+    free(out.heap);
     PyMem_Free(order);
     PyMem_Free(lines);
     PyBuffer_Release(&cells);

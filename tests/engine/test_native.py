@@ -51,7 +51,7 @@ def test_both_engines_make_the_same_moves_in_the_same_order_on_random_positions(
 ) -> None:
     tiles = TileSet.load(code)
     rng = random.Random(code)
-    for board, rack in random_positions(17, 100, sampled, tiles):
+    for board, rack in random_positions(17, 80, sampled, tiles):
         same_moves(board, rack, sampled, tiles, rng.choice((1, 1, 2, 3, 10, 50)))
 
 
@@ -73,6 +73,14 @@ def test_top_n_keeps_the_pure_engine_s_ties_and_order(
         pure = generate(board, rack, sampled, en, engine="pure")
         for n in (1, 2, 5, 40):
             assert top(board, rack, sampled, n, en, engine="native") == pure[:n], (board, n)
+
+
+@needs_native
+def test_a_huge_n_gives_every_move(enable: Lexicon, en: TileSet) -> None:
+    board, rack = next(random_positions(8, 1, enable, en))
+    everything = generate(board, rack, enable, en, engine="native")
+    assert top(board, rack, enable, 10**9, en, engine="native") == everything
+    assert top(board, rack, enable, 0, en, engine="native") == []
 
 
 @needs_native
