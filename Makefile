@@ -6,10 +6,15 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: run run-lan test lint install clean mutation
 
-$(STAMP): pyproject.toml
+# The editable install also builds the native move generator in place (setup.py,
+# engine/_native.c); without a C compiler it warns here and the engine runs pure Python.
+$(STAMP): pyproject.toml setup.py engine/_native.c
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
+	@$(PY) -c 'import engine._native' 2>/dev/null || echo "WARNING: the native move \
+	generator was not built (no C compiler or Python headers?): the engine runs pure Python. \
+	Run '$(PY) -m pip install -v -e .' to see why." >&2
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -1,11 +1,14 @@
-"""Round-close benchmark (issue 4): 1,000 players' slips in one round; the time from the
-deadline to published results (close, rule every slip, choose the top, publish, standings),
-with the tops already computed while the clock ran.
+"""Round-close benchmark (issues 4 and 17): 1,000 players' slips in one round; the time from
+the deadline to published results (close, rule every slip, choose the top, publish, standings
+with ranks), with the tops already computed while the clock ran. It prints the wall time and
+the CPU time this process spent (on a busy machine the wall time waits for the other
+processes); ``--profile`` prints where the time goes.
 
-    .venv/bin/python bench/round_close.py [--players 1000] [--round 6] [--json]
+    .venv/bin/python bench/round_close.py [--players 1000] [--round 6] [--json] [--profile]
 
 Runs on a fresh SQLite file in a temporary folder, or on ``$DATABASE_URL`` when it is set
-(PostgreSQL, for instance). Target on the 2-core machine: at most 2 s.
+(PostgreSQL, for instance). Targets on the 2-core machine: 1,000 players at most 0.3 s,
+10,000 players at most 2 s.
 """
 
 from __future__ import annotations
@@ -31,6 +34,11 @@ def main() -> int:
         "--round", type=int, default=6, help="which round of the game to time (default 6, mid-game)"
     )
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="print pyinstrument's profile of deadline -> published (to standard error)",
+    )
     args = parser.parse_args()
 
     folder = Path(tempfile.mkdtemp(prefix="bench-round-close-"))
@@ -96,7 +104,14 @@ def main() -> int:
 
     deadline = r.deadline + dt.timedelta(seconds=event.grace_seconds)
     timings = {}
+    profiler = None
+    if args.profile:
+        from pyinstrument import Profiler
+
+        profiler = Profiler(interval=0.0005)
+        profiler.start()
     t0 = time.perf_counter()
+    cpu0 = time.process_time()
     assert clock.round_close(round_id=r.pk, now=deadline)
     timings["close"] = time.perf_counter() - t0
     t = time.perf_counter()
@@ -109,6 +124,10 @@ def main() -> int:
     table = standings_game(game=game)
     timings["standings"] = time.perf_counter() - t
     total = time.perf_counter() - t0
+    cpu = time.process_time() - cpu0
+    if profiler is not None:
+        profiler.stop()
+        print(profiler.output_text(unicode=False, color=False, show_all=False), file=sys.stderr)
     r = Round.objects.get(pk=r.pk)
     report = {
         "database": connection.vendor,
@@ -118,10 +137,11 @@ def main() -> int:
         "rack": r.rack,
         "legal_moves": r.moves_total,
         "deadline_to_published_s": round(total, 3),
+        "deadline_to_published_cpu_s": round(cpu, 3),
         "phases_s": {k: round(v, 3) for k, v in timings.items()},
         "standings_rows": len(table.rows),
         "submit_1000_slips_s": round(submit_s, 3),
-        "target_s": 2.0,
+        "target_s": 0.3 if len(players) <= 1000 else 2.0,
     }
     if args.json:
         print(json.dumps(report))
@@ -130,7 +150,10 @@ def main() -> int:
             f"{report['database']}: {slips} slips from {len(players)} players, "
             f"round {r.number} (rack {r.rack}, {r.moves_total} legal moves)"
         )
-        print(f"  deadline -> published results: {total:.3f} s   (target <= 2 s)")
+        print(
+            f"  deadline -> published results: {total:.3f} s, {cpu:.3f} s of CPU in this process"
+            f"   (target <= {report['target_s']} s)"
+        )
         for k, v in timings.items():
             print(f"    {k:<16} {v:.3f} s")
         print(f"  (submitting the slips one by one through the service took {submit_s:.2f} s)")

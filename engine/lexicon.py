@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import hashlib
+import mmap
 import os
 import sys
 import tempfile
@@ -33,6 +34,7 @@ from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Literal
 
 from engine.errors import LexiconError
 from engine.wordlist import read_words
@@ -49,25 +51,56 @@ _MAGIC = b"DSLEX003"
 class Lexicon:
     """A compiled word list. ``Lexicon.load("enable")`` or ``Lexicon.load("/path/words.txt")``."""
 
-    __slots__ = ("name", "key", "mask", "first", "target", "gaddag", "height", "words")
+    __slots__ = ("name", "key", "mask", "first", "target", "words", "_gaddag", "_height", "_mapped")
 
     def __init__(
         self,
         name: str,
         key: str,
         dawg: Arrays,
-        gaddag: Arrays,
+        gaddag: Arrays | None,
         words: int,
         height: list[int] | None = None,
+        *,
+        mapped: _Mapped | None = None,
     ):
         self.name = name
         self.key = key
         self.mask, self.first, self.target = dawg
-        self.gaddag = gaddag
-        # Per GADDAG node: the most letters (the separator not counted) any path from it can
-        # still spell before a word ends. Move generation uses it to see a bingo is out of reach.
-        self.height = height if height is not None else _heights(gaddag)
         self.words = words
+        # The GADDAG (and its heights) of a list read from the cache stay in the memory-mapped
+        # file until the pure-Python engine first asks for them as lists (``gaddag``); the
+        # native engine reads them where they lie (``buffers``).
+        self._gaddag = gaddag
+        self._height = height
+        self._mapped = mapped
+        if gaddag is None and mapped is None:
+            raise ValueError("a Lexicon needs its GADDAG, as lists or mapped from the cache")
+
+    @property
+    def gaddag(self) -> Arrays:
+        """The GADDAG's three arrays (mask, first, target) as lists."""
+        if self._gaddag is None:
+            assert self._mapped is not None
+            self._gaddag = tuple(v.tolist() for v in self._mapped.gaddag)  # type: ignore[assignment]
+        assert self._gaddag is not None
+        return self._gaddag
+
+    @property
+    def height(self) -> list[int]:
+        """Per GADDAG node: the most letters (the separator not counted) any path from it can
+        still spell before a word ends (-1 if none)."""
+        if self._height is None:
+            mapped = self._mapped.height if self._mapped is not None else None
+            self._height = mapped.tolist() if mapped is not None else _heights(self.gaddag)
+        return self._height
+
+    def buffers(self) -> tuple[memoryview, ...]:
+        """The DAWG's and the GADDAG's arrays as six buffers of unsigned 32-bit integers (the
+        mapped cache file's own bytes when the list was read from the cache)."""
+        if self._mapped is None:
+            self._mapped = _Mapped.of((self.mask, self.first, self.target), self.gaddag)
+        return (*self._mapped.dawg, *self._mapped.gaddag)
 
     def __repr__(self) -> str:
         return f"<Lexicon {self.name!r}: {self.words} words, {len(self.mask)} nodes>"
@@ -102,13 +135,15 @@ class Lexicon:
 
     def walk(self, word: str, node: int = 0) -> int:
         """The node reached by spelling ``word`` (any case) from ``node``, or -1."""
-        for ch in word.upper():
+        mask, first, target = self.mask, self.first, self.target  # ``child``, inlined: validation
+        for ch in word.upper():  # asks for every word of every slip
             code = ord(ch) - 65
             if not 0 <= code < 26:
                 return -1
-            node = self.child(node, code)
-            if node < 0:
+            m = mask[node]
+            if not (m >> code) & 1:
                 return -1
+            node = target[first[node] + (m & ((1 << code) - 1)).bit_count()]
         return node
 
     def __contains__(self, word: object) -> bool:
@@ -312,27 +347,53 @@ def _write_cache(path: Path, dawg: Arrays, gaddag: Arrays, height: list[int], wo
         pass  # an unwritable cache only costs the next process a compile
 
 
-def _read_cache(path: Path) -> tuple[Arrays, Arrays, list[int], int] | None:
+class _Mapped:
+    """The arrays as buffers of 32-bit integers: views into the mapped cache file, or arrays
+    made from the lists of a list compiled in this process."""
+
+    __slots__ = ("dawg", "gaddag", "height")
+
+    def __init__(
+        self,
+        dawg: tuple[memoryview, ...],
+        gaddag: tuple[memoryview, ...],
+        height: memoryview | None,
+    ) -> None:
+        self.dawg = dawg
+        self.gaddag = gaddag
+        self.height = height
+
+    @classmethod
+    def of(cls, dawg: Arrays, gaddag: Arrays) -> _Mapped:
+        views = tuple(memoryview(array("I", values)) for values in (*dawg, *gaddag))
+        return cls(views[:3], views[3:], None)
+
+
+def _read_cache(path: Path) -> tuple[Arrays, _Mapped, int] | None:
+    """The DAWG as lists, the rest as views into the file mapped read-only (shared by every
+    process that loads it), and the number of words; None if the file is not a valid cache."""
     try:
-        data = path.read_bytes()
-    except OSError:
+        with open(path, "rb") as file:
+            data = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):  # missing, unreadable, or empty (ValueError)
         return None
-    if not data.startswith(_MAGIC) or len(data) < 32:
+    if len(data) < 32 or data[:8] != _MAGIC:
         return None
-    header = array("I")
-    header.frombytes(data[8:32])
-    fmt, dn, de, gn, ge, words = header.tolist()
-    body = array("I")
-    body.frombytes(data[32 : len(data) - (len(data) - 32) % 4])
-    if fmt != FORMAT or len(body) != 2 * dn + de + 3 * gn + ge:
+    fmt, dn, de, gn, ge, words = array("I", data[8:32]).tolist()
+    if fmt != FORMAT or (len(data) - 32) // 4 != 2 * dn + de + 3 * gn + ge:
         return None
-    v = body.tolist()
-    dawg = (v[:dn], v[dn : 2 * dn], v[2 * dn : 2 * dn + de])
+    whole = memoryview(data)
+
+    def part(start: int, length: int, kind: Literal["I", "i"] = "I") -> memoryview:
+        return whole[32 + 4 * start : 32 + 4 * (start + length)].cast(kind)
+
+    dawg = (part(0, dn).tolist(), part(dn, dn).tolist(), part(2 * dn, de).tolist())
     g = 2 * dn + de
-    gaddag = (v[g : g + gn], v[g + gn : g + 2 * gn], v[g + 2 * gn : g + 2 * gn + ge])
-    signed = array("i")
-    signed.frombytes(body[g + 2 * gn + ge :].tobytes())
-    return dawg, gaddag, signed.tolist(), words
+    gaddag = (part(g, gn), part(g + gn, gn), part(g + 2 * gn, ge))
+    mapped = _Mapped(
+        (part(0, dn), part(dn, dn), part(2 * dn, de)), gaddag, part(g + 2 * gn + ge, gn, "i")
+    )
+    return dawg, mapped, words
 
 
 Progress = Callable[[str, float], None]
@@ -357,10 +418,10 @@ def _load(source: str, progress: Progress | None = None) -> Lexicon:
     path = _cache_path(key)
     cached = _read_cache(path)
     if cached is not None:
-        dawg, gaddag, height, words = cached
+        dawg, mapped, words = cached
         if progress is not None:
             progress("read from the cache", 1.0)
-        return Lexicon(name, key, dawg, gaddag, words, height)
+        return Lexicon(name, key, dawg, None, words, mapped=mapped)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

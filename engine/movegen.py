@@ -23,6 +23,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 
+from engine import native
 from engine.board import Board
 from engine.crosses import NO_CROSS, anchors, cross_sets, line_codes
 from engine.lexicon import SEP_BIT, TERMINAL, Lexicon
@@ -372,24 +373,65 @@ def _with_used(moves: list[ScoredMove], board: Board) -> list[ScoredMove]:
     return result
 
 
+_chosen: list[str] = []  # the engine in use, once known
+
+
+def engine_in_use() -> str:
+    """``pure`` or ``native``: as ``use_engine`` set it, else as ``DUPLICATE_ENGINE`` says (by
+    default native when built). A bad value raises a one-line ``EngineChoiceError``."""
+    if not _chosen:
+        _chosen.append(native.from_environment())
+    return _chosen[0]
+
+
+def use_engine(name: str | None) -> None:
+    """Run ``name`` (``pure`` or ``native``) from now on in this process; None goes back to
+    what ``DUPLICATE_ENGINE`` says."""
+    _chosen.clear()
+    if name is not None:
+        _chosen.append(native.check(name))
+
+
+def _native_for(engine: str | None) -> bool:
+    return (engine_in_use() if engine is None else native.check(engine)) == "native"
+
+
 def generate(
-    board: Board, rack: str, lexicon: Lexicon, tiles: TileSet | None = None
+    board: Board,
+    rack: str,
+    lexicon: Lexicon,
+    tiles: TileSet | None = None,
+    *,
+    engine: str | None = None,
 ) -> list[ScoredMove]:
-    """Every legal move for ``rack`` (``?`` for a blank) on ``board``, in the total order."""
+    """Every legal move for ``rack`` (``?`` for a blank) on ``board``, in the total order.
+    ``engine`` (``pure`` or ``native``) overrides the engine in use for this call."""
     tiles = tiles or TileSet.load("en")
+    if _native_for(engine):
+        return native.search(board, rack, lexicon, tiles, 0)
     moves = _to_moves(_search(board, rack, lexicon, tiles, None), rack)
     moves.sort(key=ScoredMove.sort_key)
     return _with_used(moves, board)
 
 
 def top(
-    board: Board, rack: str, lexicon: Lexicon, n: int = 1, tiles: TileSet | None = None
+    board: Board,
+    rack: str,
+    lexicon: Lexicon,
+    n: int = 1,
+    tiles: TileSet | None = None,
+    *,
+    engine: str | None = None,
 ) -> list[ScoredMove]:
     """The ``n`` best moves in the total order, found without keeping the full list. Equal scores
-    at the cut are all considered before the order decides, so ``top(n)`` is ``generate()[:n]``."""
+    at the cut are all considered before the order decides, so ``top(n)`` is ``generate()[:n]``.
+    The native engine searches the anchors best bound first and stops when no anchor left can
+    reach the n-th best score (engine/_native.c)."""
     if n < 1:
         return []
     tiles = tiles or TileSet.load("en")
+    if _native_for(engine):
+        return native.search(board, rack, lexicon, tiles, n)
     raw = _search(board, rack, lexicon, tiles, n)
     if not raw:
         return []

@@ -91,16 +91,15 @@ def _run(
 ) -> tuple[int, int, int]:
     """Extent of the line of tiles through (row, col) along (dr, dc): start row, start col,
     length."""
-
-    def filled(r: int, c: int) -> bool:
-        return 0 <= r < SIZE and 0 <= c < SIZE and bool(board[r, c] or (r, c) in extra)
-
-    r, c = row, col
-    while filled(r - dr, c - dc):
+    r, c = row - dr, col - dc
+    while 0 <= r < SIZE and 0 <= c < SIZE and (board[r, c] or (r, c) in extra):
         r, c = r - dr, c - dc
+    r, c = r + dr, c + dc
     n = 0
-    while filled(r + dr * n, c + dc * n):
+    er, ec = r, c
+    while 0 <= er < SIZE and 0 <= ec < SIZE and (board[er, ec] or (er, ec) in extra):
         n += 1
+        er, ec = er + dr, ec + dc
     return r, c, n
 
 
@@ -115,13 +114,14 @@ def _score_word(
     new: dict[tuple[int, int], str],
 ) -> WordScore:
     total, mult, letters = 0, 1, []
+    layout = board.layout
     for i in range(n):
         sq = (r + dr * i, c + dc * i)
-        if sq in new:
-            ch = new[sq]
-            lm, wm = board.layout.premium(*sq)
-            total += tiles.value(ch) * lm
-            mult *= wm
+        ch = new.get(sq)
+        if ch is not None:
+            index = sq[0] * SIZE + sq[1]
+            total += tiles.value(ch) * layout.letter_mult[index]
+            mult *= layout.word_mult[index]
         else:
             ch = board[sq]
             total += tiles.value(ch)
@@ -146,7 +146,7 @@ def validate(
             list(move.squares())
         except OffBoardError as exc:
             return Verdict(move, problems=(Problem(Fault.OFF_BOARD, str(exc)),))
-    for _, _, ch in move.squares():
+    for ch in move.word:  # the word fits: its letters are the squares' letters
         if ch.upper() not in tiles.values:
             return Verdict(
                 move,
@@ -159,7 +159,9 @@ def validate(
             )
 
     new: dict[tuple[int, int], str] = {}
-    for r, c, ch in move.squares():
+    dr, dc = (0, 1) if move.direction is Direction.ACROSS else (1, 0)
+    for i, ch in enumerate(move.word):
+        r, c = move.row + dr * i, move.col + dc * i
         here = board[r, c]
         if here:
             if here.upper() != ch.upper():
@@ -185,7 +187,6 @@ def validate(
             ),
         )
 
-    dr, dc = (0, 1) if move.direction is Direction.ACROSS else (1, 0)
     before = (move.row - dr, move.col - dc)
     after = (move.row + dr * len(move.word), move.col + dc * len(move.word))
     for sq in (before, after):
@@ -213,8 +214,7 @@ def validate(
 
     if rack is not None:
         need = Counter(BLANK if ch.islower() else ch for ch in new.values())
-        have = Counter(rack)
-        missing = need - have
+        missing = need - Counter(rack) if any(rack.count(t) < k for t, k in need.items()) else None
         if missing:
             miss = sort_tiles("".join(t * n for t, n in missing.items()))
             shown = ", ".join("a blank" if t == BLANK else t for t in miss)

@@ -2,11 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
+from engine import movegen, native
 from engine.board import Board, Layout
 from engine.lexicon import Lexicon
 from engine.tiles import TileSet
+
+
+@pytest.fixture(scope="module", params=native.ENGINES)
+def movegen_engine(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Runs a module's tests once on each move generator (``pytestmark = pytest.mark.usefixtures
+    ("movegen_engine")``), in this process and in the processes it starts."""
+    name: str = request.param
+    if name == "native" and not native.BUILT:
+        pytest.skip("the native engine is not built (no C compiler at install)")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(native.VARIABLE, name)
+        movegen.use_engine(name)
+        yield name
+        movegen.use_engine(None)
 
 
 @pytest.fixture(scope="session")

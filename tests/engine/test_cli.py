@@ -17,6 +17,8 @@ from engine.move import Move
 from engine.replay import replay
 from engine.validate import validate
 
+pytestmark = pytest.mark.usefixtures("movegen_engine")  # each test on both engines
+
 
 def cli(*args: str, stdin: str = "") -> str:
     out = io.StringIO()

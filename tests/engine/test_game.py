@@ -23,6 +23,8 @@ from engine.replay import replay, replay_rounds
 from engine.tiles import TileSet
 from engine.validate import validate
 
+pytestmark = pytest.mark.usefixtures("movegen_engine")  # each test on both engines
+
 
 def sm(text: str, score: int, used: str) -> ScoredMove:
     return ScoredMove(Move.parse(text), score, used)

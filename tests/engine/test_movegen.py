@@ -14,6 +14,7 @@ from engine.game import autoplay
 from engine.lexicon import Lexicon
 from engine.move import Move
 from engine.movegen import ScoredMove, generate, order_key, top
+from engine.native import BUILT, ENGINES
 from engine.notation import SIZE, Direction
 from engine.tiles import BLANK, TileSet, subtract
 from engine.validate import validate
@@ -144,13 +145,17 @@ def small_positions(draw: st.DrawFn) -> tuple[Board, str]:
 def test_the_generator_finds_exactly_the_brute_force_moves_on_a_small_lexicon(
     position: tuple[Board, str],
 ) -> None:
+    """Each engine built (pure, native) against one brute-force enumeration per position."""
     board, rack = position
-    generated = generate(board, rack, small(), EN)
-    placements = [placement(board, m.move) for m in generated]
-    assert len(placements) == len(set(placements)), "a placement was generated twice"
-    assert set(placements) == brute_force(board, rack, small())
+    expected = brute_force(board, rack, small())
+    for engine in [e for e in ENGINES if e == "pure" or BUILT]:
+        generated = generate(board, rack, small(), EN, engine=engine)
+        placements = [placement(board, m.move) for m in generated]
+        assert len(placements) == len(set(placements)), f"{engine}: a placement generated twice"
+        assert set(placements) == expected, engine
 
 
+@pytest.mark.usefixtures("movegen_engine")
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(1, 3), round_index=st.integers(0, 30), data=st.data())
 def test_every_generated_move_validates_and_scores_the_same_through_the_validator(
@@ -173,6 +178,7 @@ def test_every_generated_move_validates_and_scores_the_same_through_the_validato
         assert subtract(rack, m.used) is not None
 
 
+@pytest.mark.usefixtures("movegen_engine")
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(1, 3), round_index=st.integers(0, 30), n=st.sampled_from([1, 3, 10, 50]))
 def test_top_n_is_the_head_of_the_full_list(seed: int, round_index: int, n: int) -> None:
@@ -182,6 +188,7 @@ def test_top_n_is_the_head_of_the_full_list(seed: int, round_index: int, n: int)
     assert top(board, rack, Lexicon.load(), n, EN) == everything[:n]
 
 
+@pytest.mark.usefixtures("movegen_engine")
 def test_moves_come_in_the_documented_total_order(enable: Lexicon) -> None:
     board, rack = autoplayed(1)[6]
     moves = generate(board, rack, enable, EN)
@@ -190,6 +197,7 @@ def test_moves_come_in_the_documented_total_order(enable: Lexicon) -> None:
     assert len(set(keys)) == len(keys), "the order must be total: no two moves share a key"
 
 
+@pytest.mark.usefixtures("movegen_engine")
 def test_the_first_move_is_made_across_through_the_centre(enable: Lexicon) -> None:
     moves = generate(Board(), "AEINRST", enable, EN)
     assert moves and all(m.move.direction is Direction.ACROSS and m.move.row == 7 for m in moves)
@@ -199,6 +207,7 @@ def test_the_first_move_is_made_across_through_the_centre(enable: Lexicon) -> No
     )  # 8 x 2 + 50 with a letter on a DL: NASTIER family
 
 
+@pytest.mark.usefixtures("movegen_engine")
 def test_a_blank_is_tried_as_every_letter_and_scores_nothing(enable: Lexicon) -> None:
     moves = generate(Board(), "Q?", enable, EN)
     assert {m.word for m in moves} >= {"Qi"} or all("Q" in m.word for m in moves)
@@ -207,6 +216,7 @@ def test_a_blank_is_tried_as_every_letter_and_scores_nothing(enable: Lexicon) ->
     assert len({m.word.upper() for m in two}) == 96  # every two-letter word of ENABLE
 
 
+@pytest.mark.usefixtures("movegen_engine")
 def test_a_lone_tile_that_makes_words_both_ways_is_listed_once_as_the_word_across(
     enable: Lexicon,
 ) -> None:
@@ -221,6 +231,7 @@ def test_a_lone_tile_that_makes_words_both_ways_is_listed_once_as_the_word_acros
     assert validate(board, Move.parse("9F ITS"), rack="S", lexicon=enable).score == at_h9[0].score
 
 
+@pytest.mark.usefixtures("movegen_engine")
 def test_no_move_is_found_when_the_rack_cannot_play(enable: Lexicon) -> None:
     assert generate(Board(), "QQ", enable, EN) == []
     assert top(Board(), "QQ", enable, 5, EN) == []
@@ -231,6 +242,7 @@ def test_scored_moves_print_as_a_slip() -> None:
     assert str(m) == "8H WORD 24" and m.ref == "8H" and m.tiles == 4
 
 
+@pytest.mark.usefixtures("movegen_engine")
 @pytest.mark.parametrize("layout", ["standard", "tl-centre"])
 def test_the_first_move_scores_by_the_layout(enable: Lexicon, layout: str) -> None:
     best = top(Board(Layout.load(layout)), "AEINRST", enable, 1, EN)[0]
