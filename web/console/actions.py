@@ -10,6 +10,7 @@ from typing import Any, Literal, overload
 from django.contrib.auth.models import User
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from arbiter.selectors.console import round_current
 from arbiter.services import clock, corrections, publishing, racks
@@ -74,11 +75,16 @@ def _int(data: Data, key: str, *, required: bool = True) -> int | None:
     """A whole number within ``INT_BOUNDS[key]``, written with the digits 0-9."""
     raw = data.get(key, "")
     if isinstance(raw, bool) or not isinstance(raw, str | int):
-        raise ApplicationError(f"{_label(key)} must be a whole number.", data={"field": key})
+        raise ApplicationError(
+            gettext("%(field)s must be a whole number.") % {"field": _label(key)},
+            data={"field": key},
+        )
     value = str(raw).strip()
     if not value:
         if required:
-            raise ApplicationError(f"{_label(key)} is required.", data={"field": key})
+            raise ApplicationError(
+                gettext("%(field)s is required.") % {"field": _label(key)}, data={"field": key}
+            )
         return None
     try:
         return integer_parse(_label(key), value, INT_BOUNDS.get(key, INT_DEFAULT_BOUNDS))
@@ -92,12 +98,16 @@ def _text(data: Data, key: str) -> str:
     services check what it says."""
     raw = data.get(key, "")
     if isinstance(raw, bool) or not isinstance(raw, str | int):
-        raise ApplicationError(f"{_label(key)} must be text.", data={"field": key})
+        raise ApplicationError(
+            gettext("%(field)s must be text.") % {"field": _label(key)}, data={"field": key}
+        )
     value = str(raw)
     limit = TEXT_MAX_LENGTH.get(key, TEXT_DEFAULT_MAX_LENGTH)
     if len(value) > limit:
         raise ApplicationError(
-            f"{_label(key)} is longer than {limit} characters.", data={"field": key}
+            gettext("%(field)s is longer than %(limit)s characters.")
+            % {"field": _label(key), "limit": limit},
+            data={"field": key},
         )
     message = control_character_message(_label(key), value)
     if message is not None:
@@ -111,8 +121,11 @@ def _ref(data: Data) -> str:
     ref = _text(data, "ref")
     if not (ref.strip().isascii() and ref.strip().isalnum()) and ref.strip():
         raise ApplicationError(
-            f"Ref {ref!r} is not a grid reference: a row letter A-O and a column number 1-15 "
-            "written with the digits 0-9 (H8 across, 8H down).",
+            gettext(
+                "Ref '%(ref)s' is not a grid reference: a row letter A-O and a column number "
+                "1-15 written with the digits 0-9 (H8 across, 8H down)."
+            )
+            % {"ref": ref},
             data={"field": "ref"},
         )
     return ref
@@ -126,7 +139,8 @@ def _round(game: Game) -> Round:
     current = round_current(game)
     if current is None or current.status == Round.Status.PUBLISHED:
         raise ApplicationError(
-            f"Game {game.number} has no round in play: draw the next rack first."
+            gettext("Game %(number)s has no round in play: draw the next rack first.")
+            % {"number": game.number}
         )
     return current
 
@@ -135,7 +149,7 @@ def _player_at(game: Game, data: Data) -> Player:
     table = _int(data, "table")
     player = Player.objects.filter(event_id=game.event_id, table=table).first()
     if player is None:
-        raise ApplicationError(f"No player sits at table {table}.")
+        raise ApplicationError(gettext("No player sits at table %(table)s.") % {"table": table})
     return player
 
 
@@ -218,7 +232,10 @@ def _choice(data: Data, key: str) -> bool | None:
         return True
     if value in {"0", "off", "false", "no"}:
         return False
-    raise ApplicationError(f"{key.capitalize()} is yes (1) or no (0), not {value!r}.")
+    raise ApplicationError(
+        gettext("%(field)s is yes (1) or no (0), not '%(value)s'.")
+        % {"field": key.capitalize(), "value": value}
+    )
 
 
 def _amend(game: Game, user: User, data: Data) -> str:
@@ -228,7 +245,7 @@ def _amend(game: Game, user: User, data: Data) -> str:
         .first()
     )
     if ruling is None:
-        raise ApplicationError("No such ruling in this game.")
+        raise ApplicationError(gettext("No such ruling in this game."))
     amended = corrections.ruling_amend(
         ruling=ruling,
         points=_int(data, "points", required=False),
@@ -250,7 +267,10 @@ def _amend_slip(game: Game, user: User, data: Data) -> str:
     number = _int(data, "round")
     published = game.rounds.filter(number=number, status=Round.Status.PUBLISHED).first()
     if published is None:
-        raise ApplicationError(f"Round {number} of game {game.number} is not published.")
+        raise ApplicationError(
+            gettext("Round %(number)s of game %(game)s is not published.")
+            % {"number": number, "game": game.number}
+        )
     player = _player_at(game, data)
     ruling = corrections.ruling_slip_enter(
         round=published,
@@ -271,7 +291,7 @@ def _amend_slip(game: Game, user: User, data: Data) -> str:
 def _slip(game: Game, user: User, data: Data) -> str:
     current = round_current(game)
     if current is None:
-        raise ApplicationError("No round to enter slips for.")
+        raise ApplicationError(gettext("No round to enter slips for."))
     player = _player_at(game, data)
     word, ref, score = (
         _text(data, "word"),
@@ -288,7 +308,8 @@ def _slip(game: Game, user: User, data: Data) -> str:
     existing = _text(data, "existing").strip()
     if existing and existing not in set(Existing):
         raise ApplicationError(
-            f"An entry over a slip is a correction or multiple, not {existing!r}."
+            gettext("An entry over a slip is a correction or multiple, not '%(existing)s'.")
+            % {"existing": existing}
         )
     slip = slip_submit(
         player=player,
@@ -314,7 +335,8 @@ def _resolve(game: Game, user: User, data: Data) -> str:
     kept = _text(data, "kept").strip()
     if kept not in ("first", "second"):
         raise ApplicationError(
-            f"Keep the first entry or the second, not {kept!r}.", data={"field": "kept"}
+            gettext("Keep the first entry or the second, not '%(kept)s'.") % {"kept": kept},
+            data={"field": "kept"},
         )
     current = _round(game)
     slip_check_resolve(
@@ -357,9 +379,9 @@ def game_or_404(slug: str, number: int) -> Game:
 def perform(game: Game, user: User, action: str, data: Data) -> str:
     """Run one named action for ``user`` on ``game`` (role checked); returns what happened."""
     if action not in ACTIONS:
-        raise ApplicationError(f"Unknown action {action[:40]!r}.")
+        raise ApplicationError(gettext("Unknown action '%(action)s'.") % {"action": action[:40]})
     if not isinstance(data, Mapping):
-        raise ApplicationError("The body must be an object of named fields.")
+        raise ApplicationError(gettext("The body must be an object of named fields."))
     roles, run = ACTIONS[action]
     role_require(user, game.event, *roles)
     return run(game, user, data)

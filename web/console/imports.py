@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from tournament.services.player_imports import MAX_BYTES as MAX_IMPORT_BYTES
@@ -35,7 +36,9 @@ def players_import_page(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
             except PlayerImportError as exc:
                 errors = [exc.message, *(str(e) for e in exc.errors)]
             else:
-                messages.success(request, f"{len(created)} players imported.")
+                messages.success(
+                    request, gettext("%(count)s players imported.") % {"count": len(created)}
+                )
                 return redirect("console:event_detail", slug=slug)
     return render(
         request,

@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from tournament.errors import ApplicationError
@@ -161,7 +162,7 @@ def staff_post(
     handler = HANDLERS.get(what)
     try:
         if handler is None:
-            raise ApplicationError(f"Nothing to do called {what!r}.")
+            raise ApplicationError(gettext("Nothing to do called '%(what)s'.") % {"what": what})
         messages.success(request, handler(request, event, pk))
     except ApplicationError as exc:
         messages.error(request, exc.message)

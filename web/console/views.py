@@ -20,8 +20,8 @@ from arbiter.selectors.console import (
 )
 from tournament.errors import ApplicationError
 from tournament.models import AuditEntry, Game, Round
+from tournament.models.slip import RULING_CHOICES_SHOWN
 from tournament.selectors import event_games
-from tournament.vocabulary import RULING_CHOICES
 from web.console.actions import game_or_404, perform
 from web.console.board import board_rows
 from web.permissions import (
@@ -54,7 +54,7 @@ def game_console(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "games": list(event_games(event_id=game.event_id)),
             "state": state,
             "rows": board_rows(game),
-            "codes": RULING_CHOICES,
+            "codes": RULING_CHOICES_SHOWN,
             "Status": Round.Status,
             "amend_round": game.rounds.filter(status__in=AMENDABLE)
             .order_by("-number")
@@ -175,7 +175,7 @@ def round_amendments(
             "rounds": rounds.order_by("number"),
             "rulings": round_rulings(round=r) if r.status in AMENDABLE else [],
             "amendable": r.status in AMENDABLE,
-            "codes": RULING_CHOICES,
+            "codes": RULING_CHOICES_SHOWN,
         },
     )
 
