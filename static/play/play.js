@@ -200,7 +200,7 @@
       var r = el("div", "ruling " + (good ? "good" : "bad"));
       r.appendChild(el("p", "code", interpolate(gettext("%(ruling)s: %(points)s"), {ruling: ruling.label, points: points(ruling.total)}, true)));
       if (ruling.slip) r.appendChild(el("p", null, interpolate(gettext("Your slip: %s"), [ruling.slip.ref + " " + ruling.slip.word + " (" + (ruling.slip.score === null ? gettext("no score") : ruling.slip.score) + ")"])));
-      if (ruling.reason) r.appendChild(el("p", "muted", ruling.reason));
+      if (ruling.reason) r.appendChild(el("p", "muted reason", ruling.reason));
       r.dataset.code = ruling.code;
       parts.push(r);
     }
@@ -480,7 +480,8 @@
       if (s.round_status === "annulled") li.appendChild(el("p", "muted", interpolate(gettext("Round %s was annulled."), [s.round])));
       if (s.ruling) {
         var good = s.ruling.code === "valid" || s.ruling.code === "valid_warning" || s.ruling.code === "reference_penalty";
-        var r = el("p", "ruling " + (good ? "good" : "bad"), interpolate(gettext("%(ruling)s: %(points)s"), {ruling: s.ruling.label, points: points(s.ruling.total)}, true) + (s.ruling.reason ? " · " + s.ruling.reason : ""));
+        var r = el("p", "ruling " + (good ? "good" : "bad"), interpolate(gettext("%(ruling)s: %(points)s"), {ruling: s.ruling.label, points: points(s.ruling.total)}, true));
+        if (s.ruling.reason) r.appendChild(el("span", "reason", " · " + s.ruling.reason));
         r.dataset.code = s.ruling.code;
         li.appendChild(r);
       } else if (s.current && s.round_status !== "published" && s.round_status !== "annulled") {

@@ -163,63 +163,92 @@ def _draw(game: Game, user: User, data: Data) -> str:
     drawn = racks.round_draw(game=game, actor=user)
     if drawn is None:
         game.refresh_from_db()
-        return f"Game {game.number} is over: {game.end_reason}."
-    return (
-        f"Round {drawn.number}: rack {drawn.rack}"
-        + (f" ({len(drawn.rejected)} rejected)" if drawn.rejected else "")
-        + "."
-    )
+        return gettext("Game %(number)s is over: %(reason)s.") % {
+            "number": game.number,
+            "reason": game.end_reason,
+        }
+    if drawn.rejected:
+        return gettext("Round %(number)s: rack %(rack)s (%(rejected)s rejected).") % {
+            "number": drawn.number,
+            "rack": drawn.rack,
+            "rejected": len(drawn.rejected),
+        }
+    return gettext("Round %(number)s: rack %(rack)s.") % {
+        "number": drawn.number,
+        "rack": drawn.rack,
+    }
 
 
 def _rack(game: Game, user: User, data: Data) -> str:
     entered = racks.round_rack_enter(game=game, rack=_text(data, "rack"), actor=user)
-    return f"Round {entered.number}: rack {entered.rack} accepted."
+    return gettext("Round %(number)s: rack %(rack)s accepted.") % {
+        "number": entered.number,
+        "rack": entered.rack,
+    }
 
 
 def _open(game: Game, user: User, data: Data) -> str:
     opened = clock.round_open(round=_round(game), actor=user)
-    return f"Round {opened.number} is open until {_clock(opened.deadline)}."
+    return gettext("Round %(number)s is open until %(time)s.") % {
+        "number": opened.number,
+        "time": _clock(opened.deadline),
+    }
 
 
 def _extend(game: Game, user: User, data: Data) -> str:
     extended = clock.round_extend(
         round=_round(game), seconds=_int(data, "seconds") or 0, actor=user
     )
-    return f"Round {extended.number} extended to {_clock(extended.deadline)}."
+    return gettext("Round %(number)s extended to %(time)s.") % {
+        "number": extended.number,
+        "time": _clock(extended.deadline),
+    }
 
 
 def _pause(game: Game, user: User, data: Data) -> str:
-    return f"Round {clock.round_pause(round=_round(game), actor=user).number} paused."
+    paused = clock.round_pause(round=_round(game), actor=user)
+    return gettext("Round %(number)s paused.") % {"number": paused.number}
 
 
 def _resume(game: Game, user: User, data: Data) -> str:
     resumed = clock.round_resume(round=_round(game), actor=user)
-    return f"Round {resumed.number} resumed until {_clock(resumed.deadline)}."
+    return gettext("Round %(number)s resumed until %(time)s.") % {
+        "number": resumed.number,
+        "time": _clock(resumed.deadline),
+    }
 
 
 def _close(game: Game, user: User, data: Data) -> str:
     closed = clock.round_close_early(round=_round(game), actor=user)
-    return f"Round {closed.number} closes now (slips already sent still count for the grace)."
+    return gettext(
+        "Round %(number)s closes now (slips already sent still count for the grace)."
+    ) % {"number": closed.number}
 
 
 def _publish(game: Game, user: User, data: Data) -> str:
     published = publishing.round_publish(round=_round(game), actor=user)
-    return (
-        f"Round {published.number} published: "
-        f"{published.played_ref} {published.played_word} {published.played_score}."
-    )
+    return gettext("Round %(number)s published: %(ref)s %(word)s %(score)s.") % {
+        "number": published.number,
+        "ref": published.played_ref,
+        "word": published.played_word,
+        "score": published.played_score,
+    }
 
 
 def _annul(game: Game, user: User, data: Data) -> str:
     annulled = corrections.round_annul(round=_round(game), reason=_text(data, "reason"), actor=user)
-    return f"Round {annulled.number} annulled: draw it again."
+    return gettext("Round %(number)s annulled: draw it again.") % {"number": annulled.number}
 
 
 def _choose_top(game: Game, user: User, data: Data) -> str:
     chosen = publishing.round_top_choose(
         round=_round(game), ref=_ref(data), word=_text(data, "word"), actor=user
     )
-    return f"The move to play is {chosen.played_ref} {chosen.played_word} ({chosen.played_score})."
+    return gettext("The move to play is %(ref)s %(word)s (%(score)s).") % {
+        "ref": chosen.played_ref,
+        "word": chosen.played_word,
+        "score": chosen.played_score,
+    }
 
 
 def _choice(data: Data, key: str) -> bool | None:
@@ -257,9 +286,11 @@ def _amend(game: Game, user: User, data: Data) -> str:
         reason=_text(data, "reason"),
         actor=user,
     )
-    return (
-        f"{ruling.player.name}: now {amended.total} points ({amended.get_code_display().lower()})."
-    )
+    return gettext("%(name)s: now %(total)s points (%(ruling)s).") % {
+        "name": ruling.player.name,
+        "total": amended.total,
+        "ruling": str(amended.get_code_display()).lower(),
+    }
 
 
 def _amend_slip(game: Game, user: User, data: Data) -> str:
@@ -282,10 +313,15 @@ def _amend_slip(game: Game, user: User, data: Data) -> str:
         reason=_text(data, "reason"),
         actor=user,
     )
-    return (
-        f"Table {player.table} ({player.name}), round {number}: "
-        f"{ruling.get_code_display().lower()}, {ruling.total} points."
-    )
+    return gettext(
+        "Table %(table)s (%(name)s), round %(number)s: %(ruling)s, %(total)s points."
+    ) % {
+        "table": player.table,
+        "name": player.name,
+        "number": number,
+        "ruling": str(ruling.get_code_display()).lower(),
+        "total": ruling.total,
+    }
 
 
 def _slip(game: Game, user: User, data: Data) -> str:
@@ -302,8 +338,14 @@ def _slip(game: Game, user: User, data: Data) -> str:
         agree = slip_check(
             player=player, round=current, word=word, ref=ref, score=score, checked_by=user
         )
-        verdict = "agrees" if agree else "DISAGREES with the first: flagged for the director"
-        return f"Table {player.table} ({player.name}): second entry {verdict}."
+        if agree:
+            message = gettext("Table %(table)s (%(name)s): second entry agrees.")
+        else:
+            message = gettext(
+                "Table %(table)s (%(name)s): second entry DISAGREES with the first: "
+                "flagged for the director."
+            )
+        return message % {"table": player.table, "name": player.name}
     late = _flag(data, "late")
     existing = _text(data, "existing").strip()
     if existing and existing not in set(Existing):
@@ -322,12 +364,18 @@ def _slip(game: Game, user: User, data: Data) -> str:
         late=late,
         existing=Existing(existing) if existing else None,
     )
-    return (
-        f"Table {player.table} ({player.name}): {slip.ref or '-'} {slip.word} "
-        f"{slip.announced_score if slip.announced_score is not None else '-'}"
-        + (" (late)" if late else "")
-        + " recorded."
+    message = (
+        gettext("Table %(table)s (%(name)s): %(ref)s %(word)s %(score)s (late) recorded.")
+        if late
+        else gettext("Table %(table)s (%(name)s): %(ref)s %(word)s %(score)s recorded.")
     )
+    return message % {
+        "table": player.table,
+        "name": player.name,
+        "ref": slip.ref or "-",
+        "word": slip.word,
+        "score": slip.announced_score if slip.announced_score is not None else "-",
+    }
 
 
 def _resolve(game: Game, user: User, data: Data) -> str:
@@ -345,7 +393,9 @@ def _resolve(game: Game, user: User, data: Data) -> str:
         kept="first" if kept == "first" else "second",
         actor=user,
     )
-    return f"Mismatch resolved: the {kept} entry stands."
+    if kept == "first":
+        return gettext("Mismatch resolved: the first entry stands.")
+    return gettext("Mismatch resolved: the second entry stands.")
 
 
 Action = Callable[[Game, User, Data], str]

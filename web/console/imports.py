@@ -22,9 +22,12 @@ def players_import_page(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
     if request.method == "POST":
         upload = request.FILES.get("file")
         if upload is None:
-            errors = ["Choose a .xlsx or .csv file."]
+            errors = [gettext("Choose a .xlsx or .csv file.")]
         elif upload.size is not None and upload.size > MAX_IMPORT_BYTES:
-            errors = [f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB."]
+            errors = [
+                gettext("The file is larger than %(size)s MB.")
+                % {"size": MAX_IMPORT_BYTES // (1024 * 1024)}
+            ]
         else:
             try:
                 created = players_import(

@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from arbiter.selectors.console import (
@@ -188,11 +189,14 @@ def slip_table(request: HttpRequest, slug: str, number: int) -> JsonResponse:
     role_require(request.user, game.event, DIRECTOR, ARBITER)
     asked = str(request.GET.get("table", ""))
     if not (asked.isascii() and asked.isdigit() and 0 < len(asked) < 10):
-        return JsonResponse({"detail": "Table is a whole number from 1."}, status=400)
+        return JsonResponse({"detail": gettext("Table is a whole number from 1.")}, status=400)
     current = round_current(game)
     found = None if current is None else table_slips(round=current, table=int(asked))
     if found is None:
-        return JsonResponse({"detail": f"No player sits at table {int(asked)}."}, status=404)
+        return JsonResponse(
+            {"detail": gettext("No player sits at table %(table)s.") % {"table": int(asked)}},
+            status=404,
+        )
     return JsonResponse(
         {
             "table": found.table,
