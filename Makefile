@@ -49,9 +49,10 @@ mutation: $(STAMP)
 # locale/<language>/LC_MESSAGES/{django,djangojs}.po, then compile the .mo files (committed, so
 # that a fresh clone speaks French with no gettext installed; tests/test_locale.py checks both).
 MAKEMESSAGES := $(PY) manage.py makemessages --no-location --ignore='.venv/*' --ignore='mutants/*' --ignore='tests/*'
+# NEW=es starts the catalogues of a new language (README, "Adding a language").
 messages: $(STAMP)
-	$(MAKEMESSAGES) --all --domain django
-	$(MAKEMESSAGES) --all --domain djangojs
+	$(MAKEMESSAGES) $(if $(NEW),--locale $(NEW),--all) --domain django
+	$(MAKEMESSAGES) $(if $(NEW),--locale $(NEW),--all) --domain djangojs
 	for po in locale/*/LC_MESSAGES/*.po; do msgfmt --check --statistics -o "$${po%.po}.mo" "$$po"; done
 
 clean:
