@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run run-lan test lint install clean mutation
+.PHONY: run run-lan test lint install clean mutation messages
 
 # The editable install also builds the native move generator in place (setup.py,
 # engine/_native.c); without a C compiler it warns here and the engine runs pure Python.
@@ -49,6 +49,16 @@ test: $(STAMP)
 # test`: it takes the best part of an hour on two cores. MUTATION_ARGS="--keep" resumes.
 mutation: $(STAMP)
 	$(PY) bench/mutation.py $(MUTATION_ARGS)
+
+# The interface's catalogues (README, "Adding a language"): collect every marked string into
+# locale/<language>/LC_MESSAGES/{django,djangojs}.po, then compile the .mo files (committed, so
+# that a fresh clone speaks French with no gettext installed; tests/test_locale.py checks both).
+MAKEMESSAGES := $(PY) manage.py makemessages --no-location --ignore='.venv/*' --ignore='mutants/*' --ignore='tests/*'
+# NEW=es starts the catalogues of a new language (README, "Adding a language").
+messages: $(STAMP)
+	$(MAKEMESSAGES) $(if $(NEW),--locale $(NEW),--all) --domain django
+	$(MAKEMESSAGES) $(if $(NEW),--locale $(NEW),--all) --domain djangojs
+	for po in locale/*/LC_MESSAGES/*.po; do msgfmt --check --statistics -o "$${po%.po}.mo" "$$po"; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache mutants

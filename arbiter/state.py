@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Any, cast
 
 from django.conf import settings
+from django.utils.translation import gettext
 
 from arbiter.rules import Policy
 from engine.board import Board, Layout
@@ -30,13 +31,15 @@ def lexicon_for(name: str) -> Lexicon:
     path = settings.LEXICONS.get(name)
     if path is None:
         raise ApplicationError(
-            f"Lexicon {name!r} is not configured: "
-            f"known lexicons are {', '.join(sorted(settings.LEXICONS))}."
+            gettext("Lexicon '%(name)s' is not configured: known lexicons are %(known)s.")
+            % {"name": name, "known": ", ".join(sorted(settings.LEXICONS))}
         )
     try:
         return Lexicon.load(path or DEFAULT)
     except EngineError as exc:
-        raise ApplicationError(f"Lexicon {name!r} cannot be loaded: {exc}") from None
+        raise ApplicationError(
+            gettext("Lexicon '%(name)s' cannot be loaded: %(exc)s") % {"name": name, "exc": exc}
+        ) from None
 
 
 def policy_for(event: Event) -> Policy:
@@ -96,7 +99,8 @@ def engine_game(game: Game, rounds: Iterable[Round] | None = None) -> DuplicateG
         )
     except EngineError as exc:
         raise ApplicationError(
-            f"Game {game.number}: the stored rounds do not replay: {exc}"
+            gettext("Game %(number)s: the stored rounds do not replay: %(exc)s")
+            % {"number": game.number, "exc": exc}
         ) from None
 
 
@@ -106,13 +110,17 @@ def predrawn_check(document: Any, event: Event) -> dict[str, Any]:
     is wrong otherwise."""
     if not isinstance(document, dict) or "rounds" not in document:
         raise ApplicationError(
-            'A pre-drawn game is the JSON document of "python -m engine game --json" '
-            '(with "tiles" and "rounds").'
+            gettext(
+                'A pre-drawn game is the JSON document of "python -m engine game --json" '
+                '(with "tiles" and "rounds").'
+            )
         )
     if document.get("tiles") != event.tile_set:
         raise ApplicationError(
-            f"The pre-drawn game uses the {document.get('tiles')!r} tiles; "
-            f"this event plays {event.tile_set!r}."
+            gettext(
+                "The pre-drawn game uses the '%(tiles)s' tiles; this event plays '%(tile_set)s'."
+            )
+            % {"tiles": document.get("tiles"), "tile_set": event.tile_set}
         )
     # An uploaded JSON object, not yet a GameDocument: replaying it is the check of its shape
     # (a missing key or a wrong type raises one of the errors caught below).
@@ -124,5 +132,7 @@ def predrawn_check(document: Any, event: Event) -> dict[str, Any]:
             layout=Layout.load(event.board_layout),
         )
     except (EngineError, KeyError, TypeError, ValueError) as exc:
-        raise ApplicationError(f"The pre-drawn game does not replay: {exc}") from None
+        raise ApplicationError(
+            gettext("The pre-drawn game does not replay: %(exc)s") % {"exc": exc}
+        ) from None
     return document

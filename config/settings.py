@@ -111,6 +111,9 @@ MIDDLEWARE = [
     # Oversized bodies (413) and control characters in paths (404), queries and forms (400).
     "web.middleware.RequestChecksMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the person's choice (the header's switch, a cookie), then the browser's.
+    # The screen and the phone pages fall back on their event's language (web/i18n.py).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -189,7 +192,11 @@ LOGOUT_REDIRECT_URL = "login"
 
 # --- Time and language ----------------------------------------------------------------------
 
+# The interface speaks English and French (README, "Adding a language"); the catalogues live in
+# locale/<code>/LC_MESSAGES/. Events have no time zone of their own: times show in TIME_ZONE.
 LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("fr", "Français")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_time_zone("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

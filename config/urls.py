@@ -1,4 +1,5 @@
-"""Root URLs: the faces (``web.urls``), sign-in and one's own password, the admin (superusers
+"""Root URLs: the faces (``web.urls``), sign-in and one's own password, the language switch and
+the scripts' catalogue, the admin (superusers
 only: ``web.admin``), the API schema, the health check."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
 from config.views import healthz
+from web.i18n import javascript_catalog
 
 urlpatterns = [
     path("", include("web.urls")),
@@ -20,6 +22,8 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
+    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the header's switch
+    path("jsi18n/<str:language>/", javascript_catalog, name="javascript_catalog"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("healthz", healthz, name="healthz"),

@@ -29,18 +29,24 @@ class RulingCode(enum.StrEnum):
         return RULING_LABELS[self]
 
 
+def _(message: str) -> str:
+    """Marks a label for the catalogues (``makemessages``) without translating it here: this
+    module imports no Django; ``tournament.models.slip.RULING_CHOICES_SHOWN`` translates."""
+    return message
+
+
 RULING_LABELS: dict[RulingCode, str] = {
-    RulingCode.VALID: "Valid",
-    RulingCode.VALID_WARNING: "Valid, with a warning (announced score)",
-    RulingCode.REFERENCE_PENALTY: "Wrong reference: penalty (2016 rule)",
-    RulingCode.INVALID_WORD: "Word not in the lexicon",
-    RulingCode.NOT_ON_RACK: "Tiles not on the rack",
-    RulingCode.DOES_NOT_FIT: "Does not fit the board",
-    RulingCode.BAD_REFERENCE: "Wrong reference",
-    RulingCode.MALFORMED: "Blank or unreadable slip",
-    RulingCode.LATE: "Late",
-    RulingCode.MISSING: "No slip",
-    RulingCode.MULTIPLE: "Several slips handed in",
+    RulingCode.VALID: _("Valid"),
+    RulingCode.VALID_WARNING: _("Valid, with a warning (announced score)"),
+    RulingCode.REFERENCE_PENALTY: _("Wrong reference: penalty (2016 rule)"),
+    RulingCode.INVALID_WORD: _("Word not in the lexicon"),
+    RulingCode.NOT_ON_RACK: _("Tiles not on the rack"),
+    RulingCode.DOES_NOT_FIT: _("Does not fit the board"),
+    RulingCode.BAD_REFERENCE: _("Wrong reference"),
+    RulingCode.MALFORMED: _("Blank or unreadable slip"),
+    RulingCode.LATE: _("Late"),
+    RulingCode.MISSING: _("No slip"),
+    RulingCode.MULTIPLE: _("Several slips handed in"),
 }
 
 RULING_CHOICES: list[tuple[str, str]] = [(code.value, code.label) for code in RulingCode]

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from arbiter.services.common import (
     Actor,
@@ -47,7 +48,7 @@ def round_open(*, round: Round, actor: Actor, now: datetime | None = None) -> Ro
 
     now = now or timezone.now()
     round = round_locked(round)
-    round_require(round, Round.Status.DRAWN, action="opened")
+    round_require(round, Round.Status.DRAWN, action=gettext_noop("opened"))
     event = round.game.event
     round.status = Round.Status.OPEN
     round.opened_at = now
@@ -63,9 +64,9 @@ def round_open(*, round: Round, actor: Actor, now: datetime | None = None) -> Ro
 @transaction.atomic
 def round_extend(*, round: Round, seconds: int, actor: Actor) -> Round:
     if seconds <= 0:
-        raise ApplicationError("An extension is a positive number of seconds.")
+        raise ApplicationError(gettext("An extension is a positive number of seconds."))
     round = round_locked(round)
-    round_require(round, Round.Status.OPEN, action="extended")
+    round_require(round, Round.Status.OPEN, action=gettext_noop("extended"))
     assert round.deadline is not None
     if round.paused_remaining is not None:
         round.paused_remaining += timedelta(seconds=seconds)
@@ -81,13 +82,16 @@ def round_extend(*, round: Round, seconds: int, actor: Actor) -> Round:
 def round_pause(*, round: Round, actor: Actor, now: datetime | None = None) -> Round:
     now = now or timezone.now()
     round = round_locked(round)
-    round_require(round, Round.Status.OPEN, action="paused")
+    round_require(round, Round.Status.OPEN, action=gettext_noop("paused"))
     if round.paused_remaining is not None:
-        raise ApplicationError(f"Round {round.number} is already paused.")
+        raise ApplicationError(
+            gettext("Round %(number)s is already paused.") % {"number": round.number}
+        )
     assert round.deadline is not None
     if round.deadline <= now:
         raise ApplicationError(
-            f"Round {round.number}'s deadline has passed: it can no longer be paused."
+            gettext("Round %(number)s's deadline has passed: it can no longer be paused.")
+            % {"number": round.number}
         )
     round.paused_remaining = round.deadline - now
     round.save(update_fields=["paused_remaining"])
@@ -99,9 +103,11 @@ def round_pause(*, round: Round, actor: Actor, now: datetime | None = None) -> R
 def round_resume(*, round: Round, actor: Actor, now: datetime | None = None) -> Round:
     now = now or timezone.now()
     round = round_locked(round)
-    round_require(round, Round.Status.OPEN, action="resumed")
+    round_require(round, Round.Status.OPEN, action=gettext_noop("resumed"))
     if round.paused_remaining is None:
-        raise ApplicationError(f"Round {round.number} is not paused.")
+        raise ApplicationError(
+            gettext("Round %(number)s is not paused.") % {"number": round.number}
+        )
     round.deadline = now + round.paused_remaining
     round.paused_remaining = None
     round.save(update_fields=["deadline", "paused_remaining"])
@@ -115,7 +121,7 @@ def round_close_early(*, round: Round, actor: Actor, now: datetime | None = None
     """Stop the clock now; slips already on their way (within the grace) still count."""
     now = now or timezone.now()
     round = round_locked(round)
-    round_require(round, Round.Status.OPEN, action="closed early")
+    round_require(round, Round.Status.OPEN, action=gettext_noop("closed early"))
     round.deadline = now
     round.paused_remaining = None
     round.save(update_fields=["deadline", "paused_remaining"])

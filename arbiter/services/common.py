@@ -9,6 +9,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils.translation import gettext
 
 from tournament.errors import ApplicationError
 from tournament.models import Game, Round
@@ -41,10 +42,22 @@ def round_locked(round: Round) -> Round:
 
 def round_require(round: Round, *statuses: str, action: str) -> None:
     if round.status not in statuses:
-        allowed = " or ".join(statuses)
+
+        def said(status: str) -> str:
+            return str(Round.Status(status).label).lower()
+
+        allowed = gettext(" or ").join(said(status) for status in statuses)
         raise ApplicationError(
-            f"Round {round.number} is {round.status}: "
-            f"only a round that is {allowed} can be {action}."
+            gettext(
+                "Round %(number)s is %(status)s: only a round that is %(allowed)s "
+                "can be %(action)s."
+            )
+            % {
+                "number": round.number,
+                "status": said(round.status),
+                "allowed": allowed,
+                "action": gettext(action),
+            }
         )
 
 

@@ -8,6 +8,7 @@ from datetime import datetime
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from arbiter.services.common import (
     Actor,
@@ -29,9 +30,9 @@ def round_annul(*, round: Round, reason: str, actor: Actor) -> Round:
     """Annul a round still in play: its rack goes back, its slips and rulings are kept for the
     record but count for nothing, and the round may be drawn again (a new rack)."""
     if not reason.strip():
-        raise ApplicationError("Say why the round is annulled.")
+        raise ApplicationError(gettext("Say why the round is annulled."))
     round = round_locked(round)
-    round_require(round, *Round.IN_PLAY, action="annulled")
+    round_require(round, *Round.IN_PLAY, action=gettext_noop("annulled"))
     round.status = Round.Status.ANNULLED
     round.save(update_fields=["status"])
     round_audit(round, "annulled", actor, reason=reason)
@@ -59,18 +60,20 @@ def ruling_amend(
     solos, warnings' penalties, ranks, standings) follows for this round and every later one.
     Says why and who, in the ruling and in the audit log."""
     if not reason.strip():
-        raise ApplicationError("An amended ruling needs its reason.")
+        raise ApplicationError(gettext("An amended ruling needs its reason."))
     if (points is not None and points < 0) or (penalty is not None and penalty < 0):
-        raise ApplicationError("Points and penalties are not negative.")
+        raise ApplicationError(gettext("Points and penalties are not negative."))
     if code is not None and code not in set(RulingCode):
-        raise ApplicationError(f"Unknown ruling {code!r}.")
+        raise ApplicationError(gettext("Unknown ruling '%(code)s'.") % {"code": code})
     ruling = (
         Ruling.objects.select_for_update(of=("self",))
         .select_related("round__game__event", "submission", "player")
         .get(pk=ruling.pk)
     )
     round = ruling.round
-    round_require(round, Round.Status.SCORED, Round.Status.PUBLISHED, action="amended")
+    round_require(
+        round, Round.Status.SCORED, Round.Status.PUBLISHED, action=gettext_noop("amended")
+    )
     _require_event_open(round)
     if code is not None and (code == RulingCode.MISSING) != (ruling.submission_id is None):
         raise ApplicationError(
@@ -81,7 +84,9 @@ def ruling_amend(
     before = _facts(ruling)
     if late is not None and late != (ruling.submission is not None and ruling.submission.late):
         if ruling.submission is None:
-            raise ApplicationError("A player who handed in no slip has no slip to mark late.")
+            raise ApplicationError(
+                gettext("A player who handed in no slip has no slip to mark late.")
+            )
         ruling.submission.late = late
         ruling.submission.save(update_fields=["late"])
         ruling = player_rule(round=round, player=ruling.player, now=now or timezone.now())
@@ -134,11 +139,13 @@ def ruling_slip_enter(
     entered after the round was published; the player is ruled again and what the game's
     rulings derive follows."""
     if not reason.strip():
-        raise ApplicationError("An amended ruling needs its reason.")
+        raise ApplicationError(gettext("An amended ruling needs its reason."))
     round = (
         Round.objects.select_for_update(of=("self",)).select_related("game__event").get(pk=round.pk)
     )
-    round_require(round, Round.Status.PUBLISHED, action="given a slip after publication")
+    round_require(
+        round, Round.Status.PUBLISHED, action=gettext_noop("given a slip after publication")
+    )
     _require_event_open(round)
     old = unique_or_none(Ruling.objects.filter(round=round, player=player))
     before = None if old is None else _facts(old)
@@ -179,7 +186,10 @@ def ruling_slip_enter(
 def _require_event_open(round: Round) -> None:
     event = round.game.event
     if event.status == event.Status.FINISHED:
-        raise ApplicationError(f"{event.name} is closed: its rulings can no longer be amended.")
+        raise ApplicationError(
+            gettext("%(name)s is closed: its rulings can no longer be amended.")
+            % {"name": event.name}
+        )
 
 
 def _facts(ruling: Ruling) -> dict[str, object]:

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from arbiter.services.common import (
     Actor,
@@ -33,7 +34,7 @@ def round_publish(*, round: Round, actor: Actor, now: datetime | None = None) ->
     """Place the chosen top on everyone's board; the next rack may then be drawn."""
     now = now or timezone.now()
     round = round_locked(round)
-    round_require(round, Round.Status.SCORED, action="published")
+    round_require(round, Round.Status.SCORED, action=gettext_noop("published"))
     game = Game.objects.select_for_update().select_related("event").get(pk=round.game_id)
     board = board_of(game)
     if round.played_word:
@@ -47,7 +48,8 @@ def round_publish(*, round: Round, actor: Actor, now: datetime | None = None) ->
         )
         if not verdict.valid:
             raise ApplicationError(
-                f"The top to play, {move}, is not valid: {verdict.problems[0].message}."
+                gettext("The top to play, %(move)s, is not valid: %(message)s.")
+                % {"move": move, "message": verdict.problems[0].message}
             )
         board.play(move)
         game.board = board.to_lines()
@@ -77,12 +79,16 @@ def round_top_choose(*, round: Round, ref: str, word: str, actor: Actor) -> Roun
     """The director's choice of the move to play: another of the equal tops, or an override
     with any legal move (said so in the audit log)."""
     round = round_locked(round)
-    round_require(round, Round.Status.CLOSED, Round.Status.SCORED, action="given another top")
+    round_require(
+        round, Round.Status.CLOSED, Round.Status.SCORED, action=gettext_noop("given another top")
+    )
     game = round.game
     try:
         move = Move.from_ref(ref, word)
     except EngineError as exc:
-        raise ApplicationError(f"That move cannot be read: {exc}") from None
+        raise ApplicationError(
+            gettext("That move cannot be read: %(exc)s") % {"exc": exc}
+        ) from None
     verdict = validate(
         board_of(game),
         move,
@@ -92,7 +98,8 @@ def round_top_choose(*, round: Round, ref: str, word: str, actor: Actor) -> Roun
     )
     if not verdict.valid:
         raise ApplicationError(
-            f"{move} cannot be played: {'; '.join(p.message for p in verdict.problems)}."
+            gettext("%(move)s cannot be played: %(problems)s.")
+            % {"move": move, "problems": "; ".join(p.message for p in verdict.problems)}
         )
     top_score = round.tops[0]["score"] if round.tops else verdict.score
     round.played_ref, round.played_word, round.played_score = move.ref, move.word, verdict.score

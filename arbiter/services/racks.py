@@ -7,6 +7,7 @@ import contextlib
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from arbiter.services.common import (
     Actor,
@@ -26,12 +27,17 @@ from tournament.services.closing import event_require_open
 def _check_can_draw(game: Game) -> None:
     event_require_open(game.event)
     if game.status == Game.Status.FINISHED:
-        raise ApplicationError(f"Game {game.number} is over: {game.end_reason or 'finished'}.")
+        raise ApplicationError(
+            gettext("Game %(number)s is over: %(finished)s.")
+            % {"number": game.number, "finished": game.end_reason or "finished"}
+        )
     current = round_in_play(game)
     if current is not None:
         raise ApplicationError(
-            f"Round {current.number} is {current.status}: "
-            "publish or annul it before drawing the next rack."
+            gettext(
+                "Round %(number)s is %(status)s: publish or annul it before drawing the next rack."
+            )
+            % {"number": current.number, "status": current.status}
         )
 
 
@@ -81,7 +87,8 @@ def round_draw(*, game: Game, actor: Actor) -> Round | None:
     game = Game.objects.select_for_update().select_related("event").get(pk=game.pk)
     if game.source == Game.Source.MANUAL:
         raise ApplicationError(
-            f"Game {game.number}'s racks are typed in from the bag: enter the rack instead."
+            gettext("Game %(number)s's racks are typed in from the bag: enter the rack instead.")
+            % {"number": game.number}
         )
     _check_can_draw(game)
     state = engine_game(game)
@@ -129,7 +136,8 @@ def _predrawn_round(game: Game, state: DuplicateGame, number: int, actor: Actor)
         rack = state.offer_rack(planned["rack"])
     except (EngineError, KeyError) as exc:
         raise ApplicationError(
-            f"Round {number} of the pre-drawn game cannot be drawn here: {exc}"
+            gettext("Round %(number)s of the pre-drawn game cannot be drawn here: %(exc)s")
+            % {"number": number, "exc": exc}
         ) from None
     return _round_create(
         game,
@@ -164,7 +172,8 @@ def _rack_enter(*, game: Game, rack: str, actor: Actor) -> RackEntry:
     _check_can_draw(game)
     if game.source != Game.Source.MANUAL:
         raise ApplicationError(
-            f"Game {game.number} draws its racks itself ({game.get_source_display().lower()})."
+            gettext("Game %(number)s draws its racks itself (%(source)s).")
+            % {"number": game.number, "source": game.get_source_display().lower()}
         )
     state = engine_game(game)
     reason = state.exhausted()
@@ -189,7 +198,9 @@ def _rack_enter(*, game: Game, rack: str, actor: Actor) -> RackEntry:
             None, f"{exc}. Put the whole rack back in the bag and draw seven tiles again."
         )
     except (RackError, EngineError) as exc:
-        raise ApplicationError(f"Rack {rack!r} cannot be entered: {exc}") from None
+        raise ApplicationError(
+            gettext("Rack '%(rack)s' cannot be entered: %(exc)s") % {"rack": rack, "exc": exc}
+        ) from None
     return RackEntry(
         _round_create(
             game,

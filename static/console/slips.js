@@ -25,7 +25,7 @@
     li.className = s.current ? "counts" : "replaced";
     li.textContent = s.at + " · " + s.source + (s.by ? " (" + s.by + ")" : "") + ": " +
       (s.ref || "-") + " " + s.word + " " + (s.score === null ? "-" : s.score) +
-      (s.late ? " · late" : "") + (s.current ? " · counts" : " · replaced");
+      (s.late ? " · " + gettext("late") : "") + (s.current ? " · " + gettext("counts") : " · " + gettext("replaced"));
     return li;
   }
 
@@ -33,7 +33,7 @@
     var table = field("table").value.trim();
     if (table === asked || table === "") return;  // nothing typed: the panel stays as it is
     asked = table;
-    if (!/^[0-9]{1,9}$/.test(table)) { body.textContent = "Type a table number."; choice(false); return; }
+    if (!/^[0-9]{1,9}$/.test(table)) { body.textContent = gettext("Type a table number."); choice(false); return; }
     fetch(url + "?table=" + table, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (r) { return r.json().then(function (d) { return { ok: r.ok, data: d }; }); })
       .then(function (answer) {
@@ -44,12 +44,12 @@
         var d = answer.data, head = document.createElement("p");
         head.innerHTML = "";
         var strong = document.createElement("strong");
-        strong.textContent = "Table " + d.table + " · " + d.name;
+        strong.textContent = interpolate(gettext("Table %s"), [d.table]) + " · " + d.name;
         head.appendChild(strong);
         body.appendChild(head);
         if (!d.slips.length) {
           var none = document.createElement("p");
-          none.className = "muted"; none.textContent = "No slip yet this round.";
+          none.className = "muted"; none.textContent = gettext("No slip yet this round.");
           body.appendChild(none);
         } else {
           var ul = document.createElement("ul");
@@ -60,7 +60,7 @@
         choice(current);
         if (existing) existing.querySelectorAll("[data-table]").forEach(function (e) { e.textContent = d.table; });
       })
-      .catch(function () { body.textContent = "Could not look the table up (the entry still works)."; });
+      .catch(function () { body.textContent = gettext("Could not look the table up (the entry still works)."); });
   }
 
   field("table").addEventListener("change", lookup);

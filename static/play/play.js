@@ -69,7 +69,7 @@
       })
       .then(function (data) {
         pollFailures = 0;
-        setNet("ok", "Connected · live");
+        setNet("ok", gettext("Connected · live"));
         if (data) { state = data; learnClock(data.server_time, sentAt); render(); }
         flushOutbox();
         schedulePoll(nextPollDelay());
@@ -77,12 +77,12 @@
       .catch(function (err) {
         if (err && err.fatal) {
           stopped = true;
-          setNet("offline", err.detail || "Signed out: scan your QR code again.");
+          setNet("offline", err.detail || gettext("Signed out: scan your QR code again."));
           $("submit").disabled = true;
           return;
         }
         pollFailures += 1;
-        setNet("offline", "Connection lost: retrying… (your slip is kept on this phone)");
+        setNet("offline", gettext("Connection lost: retrying… (your slip is kept on this phone)"));
         schedulePoll(nextPollDelay());
       });
   }
@@ -107,7 +107,7 @@
         if (ch && ch !== ".") {
           var blank = ch === ch.toLowerCase();
           cell = el("div", "cell-tile" + (blank ? " blank" : ""), ch);
-          if (blank) cell.title = "blank (" + ch.toUpperCase() + ")";
+          if (blank) cell.title = interpolate(gettext("blank (%s)"), [ch.toUpperCase()]);
         } else {
           cell = el("div", p !== "." ? "p-" + p : "");
         }
@@ -120,7 +120,7 @@
   function renderRack(round) {
     var rack = $("rack");
     if (!round || !round.rack) {
-      rack.replaceChildren(el("span", "rack-empty", round ? "The rack shows when the clock starts." : "No rack yet."));
+      rack.replaceChildren(el("span", "rack-empty", round ? gettext("The rack shows when the clock starts.") : gettext("No rack yet.")));
       return;
     }
     var tiles = round.rack.split("").map(function (t) {
@@ -131,18 +131,18 @@
     rack.replaceChildren.apply(rack, tiles);
   }
 
-  var STATUS_TEXT = { drawn: "drawn", open: "open", closed: "closed", scored: "being ruled", published: "published", annulled: "annulled" };
+  var STATUS_TEXT = { drawn: pgettext("round", "drawn"), open: pgettext("round", "open"), closed: pgettext("round", "closed"), scored: gettext("being ruled"), published: pgettext("round", "published"), annulled: pgettext("round", "annulled") };
   function renderRound() {
     var round = state.round, game = state.game;
     var label = $("round-label"), badge = $("round-status");
-    if (!game) { label.textContent = "Waiting for the game"; badge.textContent = ""; }
-    else if (!round) { label.textContent = "Game " + game.number; badge.textContent = "waiting for the first rack"; }
+    if (!game) { label.textContent = gettext("Waiting for the game"); badge.textContent = ""; }
+    else if (!round) { label.textContent = interpolate(gettext("Game %s"), [game.number]); badge.textContent = gettext("waiting for the first rack"); }
     else {
-      label.textContent = "Round " + round.number;
+      label.textContent = interpolate(gettext("Round %s"), [round.number]);
       badge.textContent = round.paused ? "paused" : (STATUS_TEXT[round.status] || round.status);
       badge.className = "badge status-" + (round.status === "open" ? "running" : "finished");
     }
-    if (game && game.status === "finished") badge.textContent = "game over";
+    if (game && game.status === "finished") badge.textContent = gettext("game over");
     renderRack(round);
     tick();
   }
@@ -173,8 +173,8 @@
     $("slip-form").hidden = !round || round.status !== "open";
     $("slip-card").hidden = $("slip-form").hidden && $("receipt").hidden;
     submit.disabled = !open || stopped;
-    if (round && round.status === "open" && round.paused) submit.textContent = "Clock stopped: wait for it to start";
-    else submit.textContent = open ? (currentReceipt() ? "Replace my slip" : "Send my slip") : "Slips are closed";
+    if (round && round.status === "open" && round.paused) submit.textContent = gettext("Clock stopped: wait for it to start");
+    else submit.textContent = open ? (currentReceipt() ? gettext("Replace my slip") : gettext("Send my slip")) : gettext("Slips are closed");
   }
   function warningSeconds() {
     var w = state && state.event ? state.event.warning_seconds : null;
@@ -192,20 +192,20 @@
     var between = !round || round.status !== "open";
     if (!result || !between) { box.hidden = true; return; }
     box.hidden = false;
-    var parts = [el("h2", null, "Round " + result.round + ": the top")];
-    parts.push(result.top ? el("p", "result-top", result.top.ref + " " + result.top.word + " · " + result.top.score) : el("p", "muted", "No move was possible."));
+    var parts = [el("h2", null, interpolate(gettext("Round %s: the top"), [result.round]))];
+    parts.push(result.top ? el("p", "result-top", result.top.ref + " " + result.top.word + " · " + result.top.score) : el("p", "muted", gettext("No move was possible.")));
     var ruling = result.ruling;
     if (ruling) {
       var good = ruling.code === "valid" || ruling.code === "valid_warning" || ruling.code === "reference_penalty";
       var r = el("div", "ruling " + (good ? "good" : "bad"));
-      r.appendChild(el("p", "code", ruling.label + ": " + ruling.total + " point" + (ruling.total === 1 ? "" : "s")));
-      if (ruling.slip) r.appendChild(el("p", null, "Your slip: " + ruling.slip.ref + " " + ruling.slip.word + " (" + (ruling.slip.score === null ? "no score" : ruling.slip.score) + ")"));
-      if (ruling.reason) r.appendChild(el("p", "muted", ruling.reason));
+      r.appendChild(el("p", "code", interpolate(gettext("%(ruling)s: %(points)s"), {ruling: ruling.label, points: points(ruling.total)}, true)));
+      if (ruling.slip) r.appendChild(el("p", null, interpolate(gettext("Your slip: %s"), [ruling.slip.ref + " " + ruling.slip.word + " (" + (ruling.slip.score === null ? gettext("no score") : ruling.slip.score) + ")"])));
+      if (ruling.reason) r.appendChild(el("p", "muted reason", ruling.reason));
       r.dataset.code = ruling.code;
       parts.push(r);
     }
     var me = state.standings;
-    if (me) parts.push(el("p", "rank-line", "Rank " + me.rank + " of " + me.players + " · total " + me.total + " · gap " + me.gap + " (" + me.top_pct + " %)"));
+    if (me) parts.push(el("p", "rank-line", interpolate(gettext("Rank %(rank)s of %(players)s · total %(total)s · gap %(gap)s"), {rank: me.rank, players: me.players, total: me.total, gap: me.gap}, true) + " (" + number(me.top_pct) + "\u00a0%)"));
     box.replaceChildren.apply(box, parts);
   }
 
@@ -236,7 +236,7 @@
       rows.push(gap, line(data.me));
     }
     $("standings-rows").replaceChildren.apply($("standings-rows"), rows);
-    $("standings-rounds").textContent = "after " + data.rounds + " round" + (data.rounds === 1 ? "" : "s") + " · top " + data.top_total;
+    $("standings-rounds").textContent = interpolate(ngettext("after %(rounds)s round · top %(top)s", "after %(rounds)s rounds · top %(top)s", data.rounds), {rounds: data.rounds, top: data.top_total}, true);
     $("standings").hidden = false;
   }
 
@@ -262,25 +262,25 @@
   }
   function checkWord() {
     var v = word.value;
-    if (!v) return mark(word, $("word-hint"), false, "Letters only. Tap a letter below to mark it as a blank (shown in lower case).", true), false;
-    if (!/^[A-Za-z]*$/.test(v)) return mark(word, $("word-hint"), false, "Letters only (no digits, spaces or accents)."), false;
-    if (!WORD.test(v)) return mark(word, $("word-hint"), false, "At least 2 letters."), false;
+    if (!v) return mark(word, $("word-hint"), false, gettext("Letters only. Tap a letter below to mark it as a blank (shown in lower case)."), true), false;
+    if (!/^[A-Za-z]*$/.test(v)) return mark(word, $("word-hint"), false, gettext("Letters only (no digits, spaces or accents).")), false;
+    if (!WORD.test(v)) return mark(word, $("word-hint"), false, gettext("At least 2 letters.")), false;
     var blanks = v.replace(/[A-Z]/g, "").length;
-    mark(word, $("word-hint"), true, blanks ? blanks + " blank" + (blanks > 1 ? "s" : "") + " (lower case). Tap a letter to change." : "Tap a letter to mark it as a blank.");
+    mark(word, $("word-hint"), true, blanks ? interpolate(ngettext("%s blank (lower case). Tap a letter to change.", "%s blanks (lower case). Tap a letter to change.", blanks), [blanks]) : gettext("Tap a letter to mark it as a blank."));
     return true;
   }
   function checkRef() {
     var v = ref.value.trim().toUpperCase();
     if (!v) return mark(ref, $("ref-hint"), false, "H8 across, 8H down", true), false;
-    if (!REF.test(v)) return mark(ref, $("ref-hint"), false, "Row A–O and column 1–15: H8 across, 8H down"), false;
-    mark(ref, $("ref-hint"), true, /^[A-O]/.test(v) ? "Across, from " + v : "Down, from " + v.replace(/^(\d+)([A-O])$/, "$2$1"));
+    if (!REF.test(v)) return mark(ref, $("ref-hint"), false, gettext("Row A–O and column 1–15: H8 across, 8H down")), false;
+    mark(ref, $("ref-hint"), true, /^[A-O]/.test(v) ? interpolate(gettext("Across, from %s"), [v]) : interpolate(gettext("Down, from %s"), [v.replace(/^(\d+)([A-O])$/, "$2$1")]));
     return true;
   }
   function checkScore() {
     var v = score.value.trim();
-    if (!v) return mark(score, $("score-hint"), false, "Points announced", true), false;
+    if (!v) return mark(score, $("score-hint"), false, gettext("Points announced"), true), false;
     if (!/^\d{1,4}$/.test(v)) return mark(score, $("score-hint"), false, "A whole number"), false;
-    mark(score, $("score-hint"), true, "Points announced");
+    mark(score, $("score-hint"), true, gettext("Points announced"));
     return true;
   }
   function renderLetters() {
@@ -289,7 +289,7 @@
       if (!/[A-Za-z]/.test(ch)) return null;
       var b = el("button", ch === ch.toLowerCase() ? "blank" : "", ch);
       b.type = "button";
-      b.title = ch === ch.toLowerCase() ? "blank: tap for a tile" : "tile: tap for a blank";
+      b.title = ch === ch.toLowerCase() ? gettext("blank: tap for a tile") : gettext("tile: tap for a blank");
       b.setAttribute("aria-pressed", ch === ch.toLowerCase() ? "true" : "false");
       b.addEventListener("click", function () {
         var chars = word.value.split("");
@@ -387,7 +387,7 @@
         item.waiting = "paused"; writeOutbox(item);
         later(item);
       } else {
-        writeOutbox({ slip: item.slip, state: "refused", detail: res.body.detail || ("Refused (HTTP " + res.status + ")"), code: res.body.code, attempts: item.attempts, created: item.created });
+        writeOutbox({ slip: item.slip, state: "refused", detail: res.body.detail || interpolate(gettext("Refused (HTTP %s)"), [res.status]), code: res.body.code, attempts: item.attempts, created: item.created });
       }
       renderReceipt(); tick();
     }).catch(function () {
@@ -412,53 +412,60 @@
       box.dataset.state = item.state;
       var line = el("p", "slip-line", s.ref + " " + s.word + " · " + s.score);
       if (item.state === "pending" && item.waiting === "paused") {
-        parts.push(el("h3", null, "Not sent yet: the clock is stopped"));
+        parts.push(el("h3", null, gettext("Not sent yet: the clock is stopped")));
         parts.push(line);
-        parts.push(el("p", "muted", "Kept on this phone: it is sent as soon as the clock starts again."));
+        parts.push(el("p", "muted", gettext("Kept on this phone: it is sent as soon as the clock starts again.")));
       } else if (item.state === "pending") {
-        parts.push(el("h3", null, "Not sent yet: retrying…"));
+        parts.push(el("h3", null, gettext("Not sent yet: retrying…")));
         parts.push(line);
         var wait = item.nextAt ? Math.max(0, Math.round((item.nextAt - Date.now()) / 1000)) : 0;
-        parts.push(el("p", "muted", "Kept on this phone; attempt " + item.attempts + (wait ? ", next in " + wait + " s" : "") + ". Do not worry: it is sent as soon as the connection is back."));
+        parts.push(el("p", "muted", (wait ? interpolate(gettext("Kept on this phone; attempt %(attempt)s, next in %(wait)s s. Do not worry: it is sent as soon as the connection is back."), {attempt: item.attempts, wait: wait}, true) : interpolate(gettext("Kept on this phone; attempt %(attempt)s. Do not worry: it is sent as soon as the connection is back."), {attempt: item.attempts}, true))));
       } else if (item.state === "sent") {
         var rc = item.receipt;
-        parts.push(el("h3", null, "Received by the arbiter ✓"));
+        parts.push(el("h3", null, gettext("Received by the arbiter ✓")));
         parts.push(el("p", "slip-line", rc.ref + " " + rc.word + " · " + (rc.score === null ? "–" : rc.score)));
-        parts.push(el("p", "muted", "Round " + rc.round + " · received at " + timeOf(rc.received_at) + " (server time)" + (rc.replaced_previous ? " · replaces your earlier slip" : "")));
+        parts.push(el("p", "muted", received(rc.round, rc.received_at) + (rc.replaced_previous ? " · " + gettext("replaces your earlier slip") : "")));
       } else {
-        parts.push(el("h3", null, "Refused"));
+        parts.push(el("h3", null, gettext("Refused")));
         parts.push(line);
         parts.push(el("p", "refusal", item.detail));
         var standing = state && state.slip && round && state.slip.round === item.slip.round ? state.slip : null;
         if (standing) {
           var kept = el("div", "standing");
-          kept.appendChild(el("h3", null, "Your slip that counts ✓"));
+          kept.appendChild(el("h3", null, gettext("Your slip that counts ✓")));
           kept.appendChild(el("p", "slip-line", standing.ref + " " + standing.word + " · " + (standing.score === null ? "–" : standing.score)));
-          kept.appendChild(el("p", "muted", "Round " + standing.round + " · received at " + timeOf(standing.received_at) + " (server time)"));
+          kept.appendChild(el("p", "muted", received(standing.round, standing.received_at)));
           parts.push(kept);
         }
       }
     } else if (state && state.slip && round && state.slip.round === round.number) {
       box.dataset.state = "sent";
-      parts.push(el("h3", null, "Received by the arbiter ✓"));
+      parts.push(el("h3", null, gettext("Received by the arbiter ✓")));
       parts.push(el("p", "slip-line", state.slip.ref + " " + state.slip.word + " · " + (state.slip.score === null ? "–" : state.slip.score)));
-      parts.push(el("p", "muted", "Round " + state.slip.round + " · received at " + timeOf(state.slip.received_at) + " (server time)"));
+      parts.push(el("p", "muted", received(state.slip.round, state.slip.received_at)));
     }
     box.hidden = !parts.length;
     box.replaceChildren.apply(box, parts);
   }
   // A time on the server clock, in the event's time zone (not the phone's).
+  // The page's language (its <html lang>) for times and numbers: 14:05:09 either way, 12,5 in French.
+  var LOCALE = document.documentElement.lang === "fr" ? "fr-FR" : "en-GB";
+  function number(n) { return typeof n === "number" ? n.toLocaleString(LOCALE) : n; }
+  function points(total) { return interpolate(ngettext("%s point", "%s points", total), [total]); }
+  function received(round, at) {
+    return interpolate(gettext("Round %(round)s · received at %(time)s (server time)"), {round: round, time: timeOf(at)}, true);
+  }
   function timeOf(iso) {
     var d = new Date(iso);
     if (isNaN(d)) return iso;
     var options = { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" };
     var zone = state && state.event && state.event.time_zone;
     if (zone) options.timeZone = zone;
-    try { return d.toLocaleTimeString("en-GB", options); } catch (e) { delete options.timeZone; return d.toLocaleTimeString("en-GB", options); }
+    try { return d.toLocaleTimeString(LOCALE, options); } catch (e) { delete options.timeZone; return d.toLocaleTimeString(LOCALE, options); }
   }
 
   /* --- the player's own slips: every one, its receipt time, the one that counts, its ruling */
-  var SOURCE_TEXT = { phone: "from this phone", api: "from the API", arbiter: "typed by an arbiter" };
+  var SOURCE_TEXT = { phone: gettext("from this phone"), api: gettext("from the API"), arbiter: gettext("typed by an arbiter") };
   function renderHistory() {
     var card = $("history"), list = $("history-list"), slips = (state && state.slips) || [];
     card.hidden = !slips.length;
@@ -467,17 +474,18 @@
       li.dataset.slip = String(s.id);
       var head = el("p", "slip-line", s.ref + " " + s.word + " · " + (s.score === null ? "–" : s.score));
       li.appendChild(head);
-      var facts = "Round " + s.round + " · received at " + timeOf(s.received_at) + " · " + (SOURCE_TEXT[s.source] || s.source) + (s.late ? " · late" : "");
+      var facts = interpolate(gettext("Round %(round)s · received at %(time)s"), {round: s.round, time: timeOf(s.received_at)}, true) + " · " + (SOURCE_TEXT[s.source] || s.source) + (s.late ? " · " + gettext("late") : "");
       li.appendChild(el("p", "muted", facts));
-      li.appendChild(el("p", "status", s.current ? "Counts for round " + s.round : "Replaced by a later slip"));
-      if (s.round_status === "annulled") li.appendChild(el("p", "muted", "Round " + s.round + " was annulled."));
+      li.appendChild(el("p", "status", s.current ? interpolate(gettext("Counts for round %s"), [s.round]) : gettext("Replaced by a later slip")));
+      if (s.round_status === "annulled") li.appendChild(el("p", "muted", interpolate(gettext("Round %s was annulled."), [s.round])));
       if (s.ruling) {
         var good = s.ruling.code === "valid" || s.ruling.code === "valid_warning" || s.ruling.code === "reference_penalty";
-        var r = el("p", "ruling " + (good ? "good" : "bad"), s.ruling.label + ": " + s.ruling.total + " point" + (s.ruling.total === 1 ? "" : "s") + (s.ruling.reason ? " · " + s.ruling.reason : ""));
+        var r = el("p", "ruling " + (good ? "good" : "bad"), interpolate(gettext("%(ruling)s: %(points)s"), {ruling: s.ruling.label, points: points(s.ruling.total)}, true));
+        if (s.ruling.reason) r.appendChild(el("span", "reason", " · " + s.ruling.reason));
         r.dataset.code = s.ruling.code;
         li.appendChild(r);
       } else if (s.current && s.round_status !== "published" && s.round_status !== "annulled") {
-        li.appendChild(el("p", "muted", "Ruling shown once the round is published."));
+        li.appendChild(el("p", "muted", gettext("Ruling shown once the round is published.")));
       }
       return li;
     }));

@@ -44,13 +44,13 @@
   function tick() {
     var clock = el("clock");
     if (!state || !state.game) { clock.textContent = ""; clock.className = "clock"; return; }
-    if (state.finished) { clock.textContent = "End of game"; clock.className = "clock end"; return; }
+    if (state.finished) { clock.textContent = gettext("End of game"); clock.className = "clock end"; return; }
     var status = state.status;
-    if (status === "closed" || status === "scored") { clock.textContent = "STOP"; clock.className = "clock stop"; return; }
+    if (status === "closed" || status === "scored") { clock.textContent = gettext("STOP"); clock.className = "clock stop"; return; }
     if (status !== "open" || state.remaining === null) { clock.textContent = ""; clock.className = "clock"; return; }
     var left = state.paused ? state.remaining : Math.max(0, state.remaining - (Date.now() - fetchedAt) / 1000);
     var s = Math.ceil(left);
-    if (s <= 0 && !state.paused) { clock.textContent = "STOP"; clock.className = "clock stop"; return; }
+    if (s <= 0 && !state.paused) { clock.textContent = gettext("STOP"); clock.className = "clock stop"; return; }
     clock.textContent = clockText(s);
     clock.className = "clock" + (s <= state.warning_seconds ? " warn" : "") + (state.paused ? " paused" : "");
   }
@@ -69,10 +69,10 @@
     var top = el("top");
     if (!data.top) { top.hidden = true; return; }
     top.hidden = false;
-    var label = make("span", "label", "Round " + data.top.round + " top");
+    var label = make("span", "label", interpolate(gettext("Round %s top"), [data.top.round]));
     var move = make("strong", null, data.top.ref + " " + data.top.word);
     var score = make("span", "score", " " + data.top.score);
-    var found = make("span", "found", " · found by " + data.top.found);
+    var found = make("span", "found", " · " + interpolate(gettext("found by %s"), [data.top.found]));
     top.replaceChildren(label, move, score, found);
   }
 
@@ -81,7 +81,7 @@
     var box = el("standings-box"), list = el("standings");
     var key = JSON.stringify(data.standings);
     box.hidden = !data.standings.length;
-    el("standings-title").textContent = data.finished ? "Final standings" : "Standings after " + data.standings_rounds + " round" + (data.standings_rounds === 1 ? "" : "s");
+    el("standings-title").textContent = data.finished ? gettext("Final standings") : interpolate(ngettext("Standings after %s round", "Standings after %s rounds", data.standings_rounds), [data.standings_rounds]);
     if (key === standingsKey) return;
     standingsKey = key;
     list.replaceChildren.apply(list, data.standings.map(function (row) {
@@ -112,14 +112,14 @@
     for (var i = 0; i < items.length; i++) items[i].hidden = i < first || i >= last;
     root.dataset.standingsPage = String(page + 1);
     root.dataset.standingsPages = String(pages);
-    el("standings-page").textContent = pages > 1 ? (first + 1) + "–" + last + " of " + items.length : "";
+    el("standings-page").textContent = pages > 1 ? interpolate(gettext("%(first)s–%(last)s of %(count)s"), {first: first + 1, last: last, count: items.length}, true) : "";
   }
 
   function render(data) {
     el("title").textContent = data.event;
-    if (!data.game) { el("sub").textContent = "Waiting for the first game"; return; }
-    el("sub").textContent = "Game " + data.game + (data.round ? " · round " + data.round : "") +
-      (data.finished ? " · " + (data.end_reason || "finished") : "");
+    if (!data.game) { el("sub").textContent = gettext("Waiting for the first game"); return; }
+    el("sub").textContent = interpolate(gettext("Game %s"), [data.game]) + (data.round ? " · " + interpolate(gettext("round %s"), [data.round]) : "") +
+      (data.finished ? " · " + (data.end_reason || gettext("finished")) : "");
     drawBoard(data.board, data.premiums);
     renderRack(data);
     renderTop(data);

@@ -101,6 +101,8 @@ ROUTES: dict[str, tuple[str, frozenset[str]]] = {
     "password_change_done": ("GET", SIGNED_IN),
     "api-schema": ("GET", EVERYONE),  # the API's shape, no data
     "healthz": ("GET", EVERYONE),
+    "set_language": ("POST", EVERYONE),  # the header's language switch (a cookie)
+    "javascript_catalog": ("GET", EVERYONE),  # the scripts' strings, no data
 }
 # The framework's own views: their rule is Django's or DRF's, not a decorator of ours.
 FRAMEWORK_VIEWS = {
@@ -110,6 +112,7 @@ FRAMEWORK_VIEWS = {
     "password_change_done",
     "api-schema",
     "healthz",
+    "set_language",
 }
 
 # docs/design.md: arbiters draw and enter racks, open, pause, extend, close, publish, enter
@@ -198,6 +201,7 @@ class World:
             "invitation_id": self.invitation.pk,
             "role_id": EventRole.objects.get(event=self.event, role="arbiter").pk,
             "player_id": self.player.pk,
+            "language": "fr",
         }
         return {name: values[name] for name in pattern.pattern.converters}
 

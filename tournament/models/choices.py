@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class TileSet(models.TextChoices):
-    EN = "en", "English (100 tiles)"
-    FR = "fr", "French (102 tiles)"
+    EN = "en", _("English (100 tiles)")
+    FR = "fr", _("French (102 tiles)")
 
 
 class BoardLayout(models.TextChoices):
-    STANDARD = "standard", "Standard"
-    TL_CENTRE = "tl-centre", "Triple-letter centre"
+    STANDARD = "standard", _("Standard")
+    TL_CENTRE = "tl-centre", _("Triple-letter centre")
+
+
+class Language(models.TextChoices):
+    """The interface's languages (settings.LANGUAGES): an event's screen and phones speak its
+    own unless the person chose another."""
+
+    EN = "en", _("English")
+    FR = "fr", _("French")
 
 
 def in_choices(field: str, choices: type[models.TextChoices]) -> models.Q:

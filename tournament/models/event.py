@@ -4,14 +4,15 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
-from tournament.models.choices import BoardLayout, TileSet, in_choices
+from tournament.models.choices import BoardLayout, Language, TileSet, in_choices
 
 
 class EventStatus(models.TextChoices):
-    PLANNED = "planned", "Planned"
-    RUNNING = "running", "Running"
-    FINISHED = "finished", "Finished"
+    PLANNED = "planned", _("Planned")
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
 
 
 class Event(models.Model):
@@ -26,37 +27,56 @@ class Event(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLANNED)
 
     # The rules policy (rules.md): every number is a per-event setting with this default.
-    round_seconds = models.IntegerField(default=180, help_text="Time per round.")
+    round_seconds = models.IntegerField(default=180, help_text=_("Time per round."))
     grace_seconds = models.IntegerField(
-        default=10, help_text="Slips received this long after the deadline still count."
+        default=10, help_text=_("Slips received this long after the deadline still count.")
     )
-    warning_seconds = models.IntegerField(default=30, help_text="Warning this long before the end.")
-    warnings_free = models.IntegerField(default=3, help_text="Warnings per game that cost nothing.")
-    warning_penalty = models.IntegerField(default=5, help_text="Points per warning after those.")
+    warning_seconds = models.IntegerField(
+        default=30, help_text=_("Warning this long before the end.")
+    )
+    warnings_free = models.IntegerField(
+        default=3, help_text=_("Warnings per game that cost nothing.")
+    )
+    warning_penalty = models.IntegerField(default=5, help_text=_("Points per warning after those."))
     reference_rule_2016 = models.BooleanField(
         default=True,
-        help_text="From round 2, a wrong reference with a right word and score costs a "
-        "penalty instead of zero.",
+        help_text=_(
+            "From round 2, a wrong reference with a right word and score costs a "
+            "penalty instead of zero."
+        ),
     )
     reference_penalty = models.IntegerField(default=5)
     solo_bonus = models.IntegerField(
-        default=10, help_text="Bonus when only one player finds the top."
+        default=10, help_text=_("Bonus when only one player finds the top.")
     )
-    solo_min_players = models.IntegerField(default=16, help_text="Players needed for a solo bonus.")
+    solo_min_players = models.IntegerField(
+        default=16, help_text=_("Players needed for a solo bonus.")
+    )
     publish_after_seconds = models.IntegerField(
         null=True,
         blank=True,
-        help_text="Publish a scored round by itself this long after its last ruling "
-        "(empty: the director publishes).",
+        help_text=_(
+            "Publish a scored round by itself this long after its last ruling "
+            "(empty: the director publishes)."
+        ),
     )
     tile_set = models.CharField(max_length=8, choices=TileSet.choices, default=TileSet.EN)
     lexicon = models.CharField(
         max_length=64,
         default="enable",
-        help_text="A lexicon named in settings.LEXICONS ('enable' is the open default).",
+        help_text=_("A lexicon named in settings.LEXICONS ('enable' is the open default)."),
     )
     board_layout = models.CharField(
         max_length=16, choices=BoardLayout.choices, default=BoardLayout.STANDARD
+    )
+    language = models.CharField(
+        max_length=8,
+        choices=Language.choices,
+        default=Language.EN,
+        help_text=_(
+            "The language of the event's screen, phones and exports (a person may "
+            "choose another for their own pages)."
+        ),
     )
 
     created_at = models.DateTimeField(default=timezone.now, editable=False)
@@ -96,6 +116,9 @@ class Event(models.Model):
             models.CheckConstraint(
                 condition=in_choices("board_layout", BoardLayout), name="event_board_layout_valid"
             ),
+            models.CheckConstraint(
+                condition=in_choices("language", Language), name="event_language_valid"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -108,8 +131,8 @@ class Event(models.Model):
 
 
 class EventRoleName(models.TextChoices):
-    DIRECTOR = "director", "Director"
-    ARBITER = "arbiter", "Arbiter"
+    DIRECTOR = "director", _("Director")
+    ARBITER = "arbiter", _("Arbiter")
 
 
 class EventRole(models.Model):

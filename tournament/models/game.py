@@ -5,6 +5,7 @@ from datetime import datetime, timedelta
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from tournament.models.choices import BoardLayout, TileSet, in_choices
 from tournament.models.event import Event
@@ -18,15 +19,15 @@ def board_empty() -> list[str]:
 
 
 class GameSource(models.TextChoices):
-    RANDOM = "random", "Random draw"
-    MANUAL = "manual", "Racks typed in from the bag"
-    PREDRAWN = "predrawn", "Pre-drawn game"
+    RANDOM = "random", _("Random draw")
+    MANUAL = "manual", _("Racks typed in from the bag")
+    PREDRAWN = "predrawn", _("Pre-drawn game")
 
 
 class GameStatus(models.TextChoices):
-    SETUP = "setup", "Setup"
-    RUNNING = "running", "Running"
-    FINISHED = "finished", "Finished"
+    SETUP = "setup", _("Setup")
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
 
 
 class Game(models.Model):
@@ -89,17 +90,17 @@ class Game(models.Model):
 
 
 class RoundStatus(models.TextChoices):
-    DRAWN = "drawn", "Drawn"
-    OPEN = "open", "Open"
-    CLOSED = "closed", "Closed"
-    SCORED = "scored", "Scored"
-    PUBLISHED = "published", "Published"
-    ANNULLED = "annulled", "Annulled"
+    DRAWN = "drawn", _("Drawn")
+    OPEN = "open", _("Open")
+    CLOSED = "closed", _("Closed")
+    SCORED = "scored", _("Scored")
+    PUBLISHED = "published", _("Published")
+    ANNULLED = "annulled", _("Annulled")
 
 
 class RoundPlayedBy(models.TextChoices):
-    ENGINE = "engine", "Engine's choice"
-    DIRECTOR = "director", "Director's choice"
+    ENGINE = "engine", _("Engine's choice")
+    DIRECTOR = "director", _("Director's choice")
 
 
 class Round(models.Model):

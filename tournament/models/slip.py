@@ -4,17 +4,21 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from tournament.models.choices import in_choices
 from tournament.models.game import Round
 from tournament.models.player import Player
 from tournament.vocabulary import RULING_CHOICES, RulingCode, ruling_total
 
+# The ruling codes with their labels in the language in force (the pages, sheets and phones).
+RULING_CHOICES_SHOWN = [(code, _(label)) for code, label in RULING_CHOICES]
+
 
 class SlipSource(models.TextChoices):
-    PHONE = "phone", "Player's phone"
-    API = "api", "API client"
-    ARBITER = "arbiter", "Entered by an arbiter"
+    PHONE = "phone", _("Player's phone")
+    API = "api", _("API client")
+    ARBITER = "arbiter", _("Entered by an arbiter")
 
 
 class Submission(models.Model):
@@ -82,7 +86,7 @@ class Ruling(models.Model):
     submission = models.ForeignKey(
         Submission, on_delete=models.PROTECT, null=True, blank=True, related_name="rulings"
     )
-    code = models.CharField(max_length=24, choices=RULING_CHOICES)
+    code = models.CharField(max_length=24, choices=RULING_CHOICES_SHOWN)
     reason = models.TextField(blank=True, help_text="The rule applied, in words.")
     move_score = models.IntegerField(
         null=True, blank=True, help_text="What the placement is worth (even if invalid)."

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils.translation import gettext
 
 from tournament.errors import ApplicationError
 from tournament.models import Event
@@ -19,12 +20,22 @@ def event_close(*, event: Event, actor: User | None) -> Event:
     annul it first, so that no slip is left unruled."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.is_closed:
-        raise ApplicationError(f"{event.name} is already closed.", data={"code": "event_closed"})
+        raise ApplicationError(
+            gettext("%(name)s is already closed.") % {"name": event.name},
+            data={"code": "event_closed"},
+        )
     in_play = event_round_in_play(event_id=event.pk)
     if in_play is not None:
         raise ApplicationError(
-            f"Round {in_play.number} of game {in_play.game.number} is {in_play.status}: "
-            "publish or annul it before closing the event.",
+            gettext(
+                "Round %(number)s of game %(game)s is %(status)s: publish or annul it before "
+                "closing the event."
+            )
+            % {
+                "number": in_play.number,
+                "game": in_play.game.number,
+                "status": str(in_play.get_status_display()).lower(),
+            },
             data={"code": "round_in_play"},
         )
     before = event.status
@@ -39,7 +50,10 @@ def event_reopen(*, event: Event, actor: User | None) -> Event:
     """Reopen a closed event: rounds, slips and amendments are taken again."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     if not event.is_closed:
-        raise ApplicationError(f"{event.name} is not closed.", data={"code": "event_not_closed"})
+        raise ApplicationError(
+            gettext("%(name)s is not closed.") % {"name": event.name},
+            data={"code": "event_not_closed"},
+        )
     event.status = Event.Status.RUNNING
     event.save(update_fields=["status"])
     audit_record(event=event, action="tournament.event.reopened", actor=actor)
@@ -50,5 +64,6 @@ def event_require_open(event: Event) -> None:
     """Refuse a change to a closed event (a new round, a slip), saying why."""
     if event.is_closed:
         raise ApplicationError(
-            f"{event.name} is closed: its director can reopen it.", data={"code": "event_closed"}
+            gettext("%(name)s is closed: its director can reopen it.") % {"name": event.name},
+            data={"code": "event_closed"},
         )

@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext
 
 from tournament.errors import ApplicationError
 from tournament.models import Event, EventRole
@@ -42,6 +43,7 @@ POLICY_FIELDS = (
     "tile_set",
     "lexicon",
     "board_layout",
+    "language",
 )
 
 
@@ -49,11 +51,14 @@ def _policy_checked(values: dict[str, Any]) -> dict[str, Any]:
     """The policy values, once they name only rules of the policy and a known lexicon."""
     unknown = set(values) - set(POLICY_FIELDS)
     if unknown:
-        raise ApplicationError(f"Not a rule of the policy: {', '.join(sorted(unknown))}.")
+        raise ApplicationError(
+            gettext("Not a rule of the policy: %(rules)s.") % {"rules": ", ".join(sorted(unknown))}
+        )
     if "lexicon" in values and values["lexicon"] not in settings.LEXICONS:
         known = ", ".join(sorted(settings.LEXICONS))
         raise ApplicationError(
-            f"Unknown lexicon {values['lexicon']!r}: known lexicons are {known}."
+            gettext("Unknown lexicon '%(lexicon)s': known lexicons are %(known)s.")
+            % {"lexicon": values["lexicon"], "known": known}
         )
     return values
 
@@ -80,10 +85,12 @@ def event_create(
     keep their defaults. Its creator becomes its director."""
     name = name.strip()
     if not name:
-        raise ApplicationError("An event needs a name.")
+        raise ApplicationError(gettext("An event needs a name."))
     _policy_checked(policy)
     if slug is not None and Event.objects.filter(slug=slug).exists():
-        raise ApplicationError(f"The address {slug!r} is taken by another event.")
+        raise ApplicationError(
+            gettext("The address '%(slug)s' is taken by another event.") % {"slug": slug}
+        )
     event = Event(
         name=name,
         slug=slug or _slug_free(name),
@@ -129,12 +136,17 @@ def event_policy_update(*, event: Event, actor: User | None, **values: Any) -> E
 def event_role_grant(*, event: Event, username: str, role: str, actor: User | None) -> EventRole:
     """Make an existing account a director or an arbiter of the event."""
     if role not in EventRole.Role.values:
-        raise ApplicationError(f"Unknown role {role!r}: choose director or arbiter.")
+        raise ApplicationError(
+            gettext("Unknown role '%(role)s': choose director or arbiter.") % {"role": role}
+        )
     user = get_user_model().objects.filter(username=username.strip()).first()
     if user is None:
         raise ApplicationError(
-            f"No account is called {username.strip()!r}: invite the person from the event's "
-            "staff page (a one-time link) instead."
+            gettext(
+                "No account is called '%(username)s': invite the person from the event's staff "
+                "page (a one-time link) instead."
+            )
+            % {"username": username.strip()}
         )
     granted, _ = EventRole.objects.update_or_create(user=user, event=event, defaults={"role": role})
     audit_record(

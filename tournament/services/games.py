@@ -6,6 +6,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext
 
 from tournament.errors import ApplicationError
 from tournament.models import Event, Game
@@ -26,9 +27,11 @@ def game_create(
     A random game without a seed gets a fresh one, so every game can be replayed.
     """
     if source not in Game.Source.values:
-        raise ApplicationError(f"Unknown game source {source!r}.")
+        raise ApplicationError(gettext("Unknown game source '%(source)s'.") % {"source": source})
     if source == Game.Source.PREDRAWN and predrawn is None:
-        raise ApplicationError("A pre-drawn game needs its document (engine `game --json`).")
+        raise ApplicationError(
+            gettext("A pre-drawn game needs its document (engine `game --json`).")
+        )
     if source == Game.Source.RANDOM and seed is None:
         seed = secrets.randbelow(2**32)  # the engine takes seeds below 2**32
     # Lock the event row so two directors adding a game at once get different numbers.

@@ -18,6 +18,7 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournament.errors import ApplicationError
 from tournament.models import Event, EventRole, Invitation
@@ -79,16 +80,23 @@ def invitation_create(
     (``invitation_token``) works once, for ``days`` days."""
     name = name.strip()
     if not name:
-        raise ApplicationError("Say who the invitation is for (a name).", data={"field": "name"})
+        raise ApplicationError(
+            gettext("Say who the invitation is for (a name)."), data={"field": "name"}
+        )
     if len(name) > 120:
-        raise ApplicationError("A name has at most 120 characters.", data={"field": "name"})
+        raise ApplicationError(
+            gettext("A name has at most 120 characters."), data={"field": "name"}
+        )
     if role not in EventRole.Role.values:
         raise ApplicationError(
-            f"Unknown role {role!r}: choose director or arbiter.", data={"field": "role"}
+            gettext("Unknown role '%(role)s': choose director or arbiter.") % {"role": role},
+            data={"field": "role"},
         )
     if not 1 <= days <= MAX_DAYS_VALID:
         raise ApplicationError(
-            f"An invitation lasts from 1 to {MAX_DAYS_VALID} days.", data={"field": "days"}
+            gettext("An invitation lasts from 1 to %(max_days_valid)s days.")
+            % {"max_days_valid": MAX_DAYS_VALID},
+            data={"field": "days"},
         )
     now = timezone.now()
     invitation = Invitation.objects.create(
@@ -119,7 +127,8 @@ def invitation_revoke(*, invitation: Invitation, actor: User | None) -> Invitati
     if not claimed:
         state = invitation.state(at=now)
         raise ApplicationError(
-            f"The invitation for {invitation.name} is already {state}: nothing to revoke.",
+            gettext("The invitation for %(name)s is already %(state)s: nothing to revoke.")
+            % {"name": invitation.name, "state": state},
             data={"code": f"invitation_{state}"},
         )
     audit_record(
@@ -181,14 +190,17 @@ def invitation_accept_new_account(
     username = username.strip()
     UserModel = get_user_model()
     if not username:
-        raise ApplicationError("Choose a username.", data={"field": "username"})
+        raise ApplicationError(gettext("Choose a username."), data={"field": "username"})
     try:
         UserModel._meta.get_field("username").run_validators(username)
     except ValidationError as exc:
         raise ApplicationError(" ".join(exc.messages), data={"field": "username"}) from None
     if UserModel.objects.filter(username__iexact=username).exists():
         raise ApplicationError(
-            f"The username {username!r} is taken: choose another, or sign in if it is yours.",
+            gettext(
+                "The username '%(username)s' is taken: choose another, or sign in if it is yours."
+            )
+            % {"username": username},
             data={"field": "username"},
         )
     user = UserModel(username=username, first_name=invitation.name[:150])

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournament.errors import ApplicationError
 from tournament.models import Event, Player
@@ -17,17 +18,25 @@ def _registration_checked(
     (1, 2, 3...) and a licence that no other player of the event holds."""
     name, licence = name.strip(), licence.strip()
     if not name:
-        raise ApplicationError("A player needs a name.")
+        raise ApplicationError(gettext("A player needs a name."))
     if table is not None and table <= 0:
-        raise ApplicationError(f"Table {table} is not a table number (1, 2, 3...).")
+        raise ApplicationError(
+            gettext("Table %(table)s is not a table number (1, 2, 3...).") % {"table": table}
+        )
     others = Player.objects.filter(event=event)
     if player is not None:
         others = others.exclude(pk=player.pk)
     taken = others.filter(table=table).first() if table is not None else None
     if taken is not None:
-        raise ApplicationError(f"Table {table} is already taken by {taken.name} in {event.name}.")
+        raise ApplicationError(
+            gettext("Table %(table)s is already taken by %(name)s in %(event)s.")
+            % {"table": table, "name": taken.name, "event": event.name}
+        )
     if licence and others.filter(licence=licence).exists():
-        raise ApplicationError(f"Licence {licence} is already registered in {event.name}.")
+        raise ApplicationError(
+            gettext("Licence %(licence)s is already registered in %(name)s.")
+            % {"licence": licence, "name": event.name}
+        )
     return name, licence
 
 
@@ -82,7 +91,9 @@ def player_token_revoke(*, player: Player, actor: User | None) -> Player:
     """Stop the player's secret token (a lost phone, a shared QR code); reissue to let them back."""
     player = Player.objects.select_for_update().get(pk=player.pk)
     if player.token_revoked_at is not None:
-        raise ApplicationError(f"{player.name}'s access is already revoked.")
+        raise ApplicationError(
+            gettext("%(name)s's access is already revoked.") % {"name": player.name}
+        )
     player.token_revoked_at = timezone.now()
     player.save(update_fields=["token_revoked_at"])
     audit_record(
@@ -141,7 +152,8 @@ def player_withdraw(*, player: Player, actor: User | None, reason: str = "") -> 
     player = Player.objects.select_for_update().get(pk=player.pk)
     if player.withdrawn_at is not None:
         raise ApplicationError(
-            f"{player.name} has already withdrawn.", data={"code": "already_withdrawn"}
+            gettext("%(name)s has already withdrawn.") % {"name": player.name},
+            data={"code": "already_withdrawn"},
         )
     player.withdrawn_at = timezone.now()
     player.save(update_fields=["withdrawn_at"])
@@ -160,7 +172,7 @@ def player_reinstate(*, player: Player, actor: User | None) -> Player:
     player = Player.objects.select_for_update().get(pk=player.pk)
     if player.withdrawn_at is None:
         raise ApplicationError(
-            f"{player.name} has not withdrawn: nothing to reinstate.",
+            gettext("%(name)s has not withdrawn: nothing to reinstate.") % {"name": player.name},
             data={"code": "not_withdrawn"},
         )
     since = player.withdrawn_at

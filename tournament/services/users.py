@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser, User
 from django.db import transaction
+from django.utils.translation import gettext
 
 from tournament.errors import ApplicationError
 from tournament.models import EventRole
@@ -36,9 +37,19 @@ def event_role_remove(*, role: EventRole, actor: User | None) -> EventRole:
         )
         if directors.count() <= 1:
             yours = actor is not None and actor.pk == role.user_id
+            message = (
+                gettext(
+                    "You are the last director of %(event)s: invite another director "
+                    "before removing this role."
+                )
+                if yours
+                else gettext(
+                    "%(username)s is the last director of %(event)s: invite another director "
+                    "before removing this role."
+                )
+            )
             raise ApplicationError(
-                f"{'You are' if yours else role.user.get_username() + ' is'} the last director "
-                f"of {event.name}: invite another director before removing this role.",
+                message % {"username": role.user.get_username(), "event": event.name},
                 data={"code": "last_director"},
             )
     removed = {"user": role.user.get_username(), "role": role.role}

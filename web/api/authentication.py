@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
+from django.utils.translation import gettext
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, CSRFCheck
@@ -50,7 +51,7 @@ def player_authenticated(token: str, *, source: str) -> tuple[PlayerPrincipal, P
     player = player_by_token(token=token)
     if player is None:
         raise exceptions.AuthenticationFailed(
-            "Unknown token: scan your QR code again.", code="unknown_token"
+            gettext("Unknown token: scan your QR code again."), code="unknown_token"
         )
     if not player.token_is_active:
         raise exceptions.AuthenticationFailed(REVOKED, code="revoked")
@@ -77,7 +78,8 @@ class PlayerTokenAuthentication(BaseAuthentication):
         token = token.strip()
         if not token or " " in token:
             raise exceptions.AuthenticationFailed(
-                "Malformed Authorization header: use 'Bearer <token>'.", code="malformed_token"
+                gettext("Malformed Authorization header: use 'Bearer <token>'."),
+                code="malformed_token",
             )
         return player_authenticated(token, source=Submission.Source.API)
 
@@ -104,7 +106,9 @@ class PlayerCookieAuthentication(BaseAuthentication):
         # SessionAuthentication passes None, which the stubs do not accept).
         reason = check.process_view(request, dummy_get_response, (), {})
         if reason:
-            raise exceptions.PermissionDenied(f"CSRF failed: {reason}", code="csrf_failed")
+            raise exceptions.PermissionDenied(
+                gettext("CSRF failed: %(reason)s") % {"reason": reason}, code="csrf_failed"
+            )
 
 
 class PlayerTokenScheme(OpenApiAuthenticationExtension):

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
+from django.utils.translation import gettext
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -59,7 +60,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return _application_response(exc, {})
     if isinstance(exc, RequestDataTooBig):  # DRF reads request.body: Django checks its size
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        exc = RequestTooLarge(f"The request body is larger than {limit} bytes.")
+        exc = RequestTooLarge(
+            gettext("The request body is larger than %(limit)s bytes.") % {"limit": limit}
+        )
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(
             exc.message_dict if hasattr(exc, "error_dict") else exc.messages

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext
 from rest_framework import exceptions, status
 from rest_framework.parsers import JSONParser
 from rest_framework.settings import api_settings
@@ -74,17 +75,22 @@ class StrictJSONParser(JSONParser):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         raw = stream.read() if limit is None else stream.read(limit + 1)
         if limit is not None and len(raw) > limit:
-            raise RequestTooLarge(f"The request body is larger than {limit} bytes.")
+            raise RequestTooLarge(
+                gettext("The request body is larger than %(limit)s bytes.") % {"limit": limit}
+            )
         try:
             text = codecs.decode(raw, encoding)
             parse_constant = drf_json.strict_constant if api_settings.STRICT_JSON else None
             document = json.loads(text, parse_constant=parse_constant)
         except RecursionError:
             raise exceptions.ParseError(
-                f"JSON parse error - nested more than {JSON_MAX_DEPTH} levels deep."
+                gettext("JSON parse error - nested more than %(json_max_depth)s levels deep.")
+                % {"json_max_depth": JSON_MAX_DEPTH}
             ) from None
         except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
-            raise exceptions.ParseError(f"JSON parse error - {exc}") from None
+            raise exceptions.ParseError(
+                gettext("JSON parse error - %(exc)s") % {"exc": exc}
+            ) from None
         problem = json_problem(document)
         if problem is not None:
             raise exceptions.ParseError(problem)

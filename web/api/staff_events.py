@@ -16,6 +16,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.request import Request
@@ -68,7 +69,11 @@ def _one(queryset: Any, pk: int, what: str, event: Event) -> Any:
     found = queryset.filter(event=event, pk=pk).first()
     if found is None:
         code = f"no_such_{what.replace(' ', '_')}"
-        raise NotFound(f"There is no {what} {pk} in {event.name}.", data={"code": code})
+        raise NotFound(
+            gettext("There is no %(what)s %(pk)s in %(name)s.")
+            % {"what": what, "pk": pk, "name": event.name},
+            data={"code": code},
+        )
     return found
 
 

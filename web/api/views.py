@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
@@ -41,6 +42,7 @@ from web.api.serializers import (
 )
 from web.api.throttling import PlayStateThrottle, PlaySubmissionsThrottle
 from web.arrival import arrived_at
+from web.i18n import event_language_activate
 
 
 class IsPlayer(BasePermission):
@@ -61,6 +63,11 @@ class PlayAPIView(APIView):
         self,
     ) -> Callable[[Exception, dict[str, Any]], Response | None]:
         return play_exception_handler
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        if isinstance(request.user, PlayerPrincipal):  # the phone speaks its event's language
+            event_language_activate(request._request, request.user.player.event)
 
     def permission_denied(
         self, request: Request, message: str | None = None, code: str | None = None
@@ -175,7 +182,8 @@ class PlaySubmissionsView(PlayAPIView):
         round_ = play_round_by_number(player=player, number=data["round"])
         if round_ is None:
             raise NotFound(
-                f"There is no round {data['round']} in the game being played.",
+                gettext("There is no round %(round)s in the game being played.")
+                % {"round": data["round"]},
                 data={"code": "no_such_round"},
             )
         slip = slip_submit(

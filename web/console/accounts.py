@@ -10,6 +10,7 @@ from django.contrib.auth import login, password_validation
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from tournament.errors import ApplicationError
 from tournament.models import Invitation
@@ -29,17 +30,18 @@ REFUSED_STATUS = {"invitation_tampered": 400}
 class NewAccountForm(forms.Form):
     username = forms.CharField(
         max_length=150,
-        help_text="Letters, digits and @ . + - _ only; you sign in with it.",
+        label=_("Username"),
+        help_text=_("Letters, digits and @ . + - _ only; you sign in with it."),
         widget=forms.TextInput(attrs={"autocomplete": "username", "autofocus": True}),
     )
     password1 = forms.CharField(
-        label="Password",
+        label=_("Password"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
         help_text=password_validation.password_validators_help_text_html(),
     )
     password2 = forms.CharField(
-        label="Password again",
+        label=_("Password again"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
@@ -47,7 +49,7 @@ class NewAccountForm(forms.Form):
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}
         if data.get("password1") and data.get("password2") != data.get("password1"):
-            self.add_error("password2", "The two passwords are not the same.")
+            self.add_error("password2", _("The two passwords are not the same."))
         return data
 
 

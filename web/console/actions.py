@@ -10,6 +10,7 @@ from typing import Any, Literal, overload
 from django.contrib.auth.models import User
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from arbiter.selectors.console import round_current
 from arbiter.services import clock, corrections, publishing, racks
@@ -75,11 +76,16 @@ def _int(data: Data, key: str, *, required: bool = True) -> int | None:
     """A whole number within ``INT_BOUNDS[key]``, written with the digits 0-9."""
     raw = data.get(key, "")
     if isinstance(raw, bool) or not isinstance(raw, str | int):
-        raise ApplicationError(f"{_label(key)} must be a whole number.", data={"field": key})
+        raise ApplicationError(
+            gettext("%(field)s must be a whole number.") % {"field": _label(key)},
+            data={"field": key},
+        )
     value = str(raw).strip()
     if not value:
         if required:
-            raise ApplicationError(f"{_label(key)} is required.", data={"field": key})
+            raise ApplicationError(
+                gettext("%(field)s is required.") % {"field": _label(key)}, data={"field": key}
+            )
         return None
     try:
         return integer_parse(_label(key), value, INT_BOUNDS.get(key, INT_DEFAULT_BOUNDS))
@@ -93,12 +99,16 @@ def _text(data: Data, key: str) -> str:
     services check what it says."""
     raw = data.get(key, "")
     if isinstance(raw, bool) or not isinstance(raw, str | int):
-        raise ApplicationError(f"{_label(key)} must be text.", data={"field": key})
+        raise ApplicationError(
+            gettext("%(field)s must be text.") % {"field": _label(key)}, data={"field": key}
+        )
     value = str(raw)
     limit = TEXT_MAX_LENGTH.get(key, TEXT_DEFAULT_MAX_LENGTH)
     if len(value) > limit:
         raise ApplicationError(
-            f"{_label(key)} is longer than {limit} characters.", data={"field": key}
+            gettext("%(field)s is longer than %(limit)s characters.")
+            % {"field": _label(key), "limit": limit},
+            data={"field": key},
         )
     message = control_character_message(_label(key), value)
     if message is not None:
@@ -112,8 +122,11 @@ def _ref(data: Data) -> str:
     ref = _text(data, "ref")
     if not (ref.strip().isascii() and ref.strip().isalnum()) and ref.strip():
         raise ApplicationError(
-            f"Ref {ref!r} is not a grid reference: a row letter A-O and a column number 1-15 "
-            "written with the digits 0-9 (H8 across, 8H down).",
+            gettext(
+                "Ref '%(ref)s' is not a grid reference: a row letter A-O and a column number "
+                "1-15 written with the digits 0-9 (H8 across, 8H down)."
+            )
+            % {"ref": ref},
             data={"field": "ref"},
         )
     return ref
@@ -127,7 +140,8 @@ def _round(game: Game) -> Round:
     current = round_current(game)
     if current is None or current.status == Round.Status.PUBLISHED:
         raise ApplicationError(
-            f"Game {game.number} has no round in play: draw the next rack first."
+            gettext("Game %(number)s has no round in play: draw the next rack first.")
+            % {"number": game.number}
         )
     return current
 
@@ -136,7 +150,7 @@ def _player_at(game: Game, data: Data) -> Player:
     table = _int(data, "table")
     player = unique_or_none(Player.objects.filter(event_id=game.event_id, table=table))
     if player is None:
-        raise ApplicationError(f"No player sits at table {table}.")
+        raise ApplicationError(gettext("No player sits at table %(table)s.") % {"table": table})
     return player
 
 
@@ -150,63 +164,92 @@ def _draw(game: Game, user: User, data: Data) -> str:
     drawn = racks.round_draw(game=game, actor=user)
     if drawn is None:
         game.refresh_from_db()
-        return f"Game {game.number} is over: {game.end_reason}."
-    return (
-        f"Round {drawn.number}: rack {drawn.rack}"
-        + (f" ({len(drawn.rejected)} rejected)" if drawn.rejected else "")
-        + "."
-    )
+        return gettext("Game %(number)s is over: %(reason)s.") % {
+            "number": game.number,
+            "reason": game.end_reason,
+        }
+    if drawn.rejected:
+        return gettext("Round %(number)s: rack %(rack)s (%(rejected)s rejected).") % {
+            "number": drawn.number,
+            "rack": drawn.rack,
+            "rejected": len(drawn.rejected),
+        }
+    return gettext("Round %(number)s: rack %(rack)s.") % {
+        "number": drawn.number,
+        "rack": drawn.rack,
+    }
 
 
 def _rack(game: Game, user: User, data: Data) -> str:
     entered = racks.round_rack_enter(game=game, rack=_text(data, "rack"), actor=user)
-    return f"Round {entered.number}: rack {entered.rack} accepted."
+    return gettext("Round %(number)s: rack %(rack)s accepted.") % {
+        "number": entered.number,
+        "rack": entered.rack,
+    }
 
 
 def _open(game: Game, user: User, data: Data) -> str:
     opened = clock.round_open(round=_round(game), actor=user)
-    return f"Round {opened.number} is open until {_clock(opened.deadline)}."
+    return gettext("Round %(number)s is open until %(time)s.") % {
+        "number": opened.number,
+        "time": _clock(opened.deadline),
+    }
 
 
 def _extend(game: Game, user: User, data: Data) -> str:
     extended = clock.round_extend(
         round=_round(game), seconds=_int(data, "seconds") or 0, actor=user
     )
-    return f"Round {extended.number} extended to {_clock(extended.deadline)}."
+    return gettext("Round %(number)s extended to %(time)s.") % {
+        "number": extended.number,
+        "time": _clock(extended.deadline),
+    }
 
 
 def _pause(game: Game, user: User, data: Data) -> str:
-    return f"Round {clock.round_pause(round=_round(game), actor=user).number} paused."
+    paused = clock.round_pause(round=_round(game), actor=user)
+    return gettext("Round %(number)s paused.") % {"number": paused.number}
 
 
 def _resume(game: Game, user: User, data: Data) -> str:
     resumed = clock.round_resume(round=_round(game), actor=user)
-    return f"Round {resumed.number} resumed until {_clock(resumed.deadline)}."
+    return gettext("Round %(number)s resumed until %(time)s.") % {
+        "number": resumed.number,
+        "time": _clock(resumed.deadline),
+    }
 
 
 def _close(game: Game, user: User, data: Data) -> str:
     closed = clock.round_close_early(round=_round(game), actor=user)
-    return f"Round {closed.number} closes now (slips already sent still count for the grace)."
+    return gettext(
+        "Round %(number)s closes now (slips already sent still count for the grace)."
+    ) % {"number": closed.number}
 
 
 def _publish(game: Game, user: User, data: Data) -> str:
     published = publishing.round_publish(round=_round(game), actor=user)
-    return (
-        f"Round {published.number} published: "
-        f"{published.played_ref} {published.played_word} {published.played_score}."
-    )
+    return gettext("Round %(number)s published: %(ref)s %(word)s %(score)s.") % {
+        "number": published.number,
+        "ref": published.played_ref,
+        "word": published.played_word,
+        "score": published.played_score,
+    }
 
 
 def _annul(game: Game, user: User, data: Data) -> str:
     annulled = corrections.round_annul(round=_round(game), reason=_text(data, "reason"), actor=user)
-    return f"Round {annulled.number} annulled: draw it again."
+    return gettext("Round %(number)s annulled: draw it again.") % {"number": annulled.number}
 
 
 def _choose_top(game: Game, user: User, data: Data) -> str:
     chosen = publishing.round_top_choose(
         round=_round(game), ref=_ref(data), word=_text(data, "word"), actor=user
     )
-    return f"The move to play is {chosen.played_ref} {chosen.played_word} ({chosen.played_score})."
+    return gettext("The move to play is %(ref)s %(word)s (%(score)s).") % {
+        "ref": chosen.played_ref,
+        "word": chosen.played_word,
+        "score": chosen.played_score,
+    }
 
 
 def _choice(data: Data, key: str) -> bool | None:
@@ -219,7 +262,10 @@ def _choice(data: Data, key: str) -> bool | None:
         return True
     if value in {"0", "off", "false", "no"}:
         return False
-    raise ApplicationError(f"{key.capitalize()} is yes (1) or no (0), not {value!r}.")
+    raise ApplicationError(
+        gettext("%(field)s is yes (1) or no (0), not '%(value)s'.")
+        % {"field": key.capitalize(), "value": value}
+    )
 
 
 def _amend(game: Game, user: User, data: Data) -> str:
@@ -229,7 +275,7 @@ def _amend(game: Game, user: User, data: Data) -> str:
         .first()
     )
     if ruling is None:
-        raise ApplicationError("No such ruling in this game.")
+        raise ApplicationError(gettext("No such ruling in this game."))
     amended = corrections.ruling_amend(
         ruling=ruling,
         points=_int(data, "points", required=False),
@@ -241,9 +287,11 @@ def _amend(game: Game, user: User, data: Data) -> str:
         reason=_text(data, "reason"),
         actor=user,
     )
-    return (
-        f"{ruling.player.name}: now {amended.total} points ({amended.get_code_display().lower()})."
-    )
+    return gettext("%(name)s: now %(total)s points (%(ruling)s).") % {
+        "name": ruling.player.name,
+        "total": amended.total,
+        "ruling": str(amended.get_code_display()).lower(),
+    }
 
 
 def _amend_slip(game: Game, user: User, data: Data) -> str:
@@ -251,7 +299,10 @@ def _amend_slip(game: Game, user: User, data: Data) -> str:
     number = _int(data, "round")
     published = game.rounds.filter(number=number, status=Round.Status.PUBLISHED).first()
     if published is None:
-        raise ApplicationError(f"Round {number} of game {game.number} is not published.")
+        raise ApplicationError(
+            gettext("Round %(number)s of game %(game)s is not published.")
+            % {"number": number, "game": game.number}
+        )
     player = _player_at(game, data)
     ruling = corrections.ruling_slip_enter(
         round=published,
@@ -263,16 +314,21 @@ def _amend_slip(game: Game, user: User, data: Data) -> str:
         reason=_text(data, "reason"),
         actor=user,
     )
-    return (
-        f"Table {player.table} ({player.name}), round {number}: "
-        f"{ruling.get_code_display().lower()}, {ruling.total} points."
-    )
+    return gettext(
+        "Table %(table)s (%(name)s), round %(number)s: %(ruling)s, %(total)s points."
+    ) % {
+        "table": player.table,
+        "name": player.name,
+        "number": number,
+        "ruling": str(ruling.get_code_display()).lower(),
+        "total": ruling.total,
+    }
 
 
 def _slip(game: Game, user: User, data: Data) -> str:
     current = round_current(game)
     if current is None:
-        raise ApplicationError("No round to enter slips for.")
+        raise ApplicationError(gettext("No round to enter slips for."))
     player = _player_at(game, data)
     word, ref, score = (
         _text(data, "word"),
@@ -283,13 +339,20 @@ def _slip(game: Game, user: User, data: Data) -> str:
         agree = slip_check(
             player=player, round=current, word=word, ref=ref, score=score, checked_by=user
         )
-        verdict = "agrees" if agree else "DISAGREES with the first: flagged for the director"
-        return f"Table {player.table} ({player.name}): second entry {verdict}."
+        if agree:
+            message = gettext("Table %(table)s (%(name)s): second entry agrees.")
+        else:
+            message = gettext(
+                "Table %(table)s (%(name)s): second entry DISAGREES with the first: "
+                "flagged for the director."
+            )
+        return message % {"table": player.table, "name": player.name}
     late = _flag(data, "late")
     existing = _text(data, "existing").strip()
     if existing and existing not in set(Existing):
         raise ApplicationError(
-            f"An entry over a slip is a correction or multiple, not {existing!r}."
+            gettext("An entry over a slip is a correction or multiple, not '%(existing)s'.")
+            % {"existing": existing}
         )
     slip = slip_submit(
         player=player,
@@ -302,12 +365,18 @@ def _slip(game: Game, user: User, data: Data) -> str:
         late=late,
         existing=Existing(existing) if existing else None,
     )
-    return (
-        f"Table {player.table} ({player.name}): {slip.ref or '-'} {slip.word} "
-        f"{slip.announced_score if slip.announced_score is not None else '-'}"
-        + (" (late)" if late else "")
-        + " recorded."
+    message = (
+        gettext("Table %(table)s (%(name)s): %(ref)s %(word)s %(score)s (late) recorded.")
+        if late
+        else gettext("Table %(table)s (%(name)s): %(ref)s %(word)s %(score)s recorded.")
     )
+    return message % {
+        "table": player.table,
+        "name": player.name,
+        "ref": slip.ref or "-",
+        "word": slip.word,
+        "score": slip.announced_score if slip.announced_score is not None else "-",
+    }
 
 
 def _resolve(game: Game, user: User, data: Data) -> str:
@@ -315,7 +384,8 @@ def _resolve(game: Game, user: User, data: Data) -> str:
     kept = _text(data, "kept").strip()
     if kept not in ("first", "second"):
         raise ApplicationError(
-            f"Keep the first entry or the second, not {kept!r}.", data={"field": "kept"}
+            gettext("Keep the first entry or the second, not '%(kept)s'.") % {"kept": kept},
+            data={"field": "kept"},
         )
     current = _round(game)
     slip_check_resolve(
@@ -324,7 +394,9 @@ def _resolve(game: Game, user: User, data: Data) -> str:
         kept="first" if kept == "first" else "second",
         actor=user,
     )
-    return f"Mismatch resolved: the {kept} entry stands."
+    if kept == "first":
+        return gettext("Mismatch resolved: the first entry stands.")
+    return gettext("Mismatch resolved: the second entry stands.")
 
 
 Action = Callable[[Game, User, Data], str]
@@ -358,9 +430,9 @@ def game_or_404(slug: str, number: int) -> Game:
 def perform(game: Game, user: User, action: str, data: Data) -> str:
     """Run one named action for ``user`` on ``game`` (role checked); returns what happened."""
     if action not in ACTIONS:
-        raise ApplicationError(f"Unknown action {action[:40]!r}.")
+        raise ApplicationError(gettext("Unknown action '%(action)s'.") % {"action": action[:40]})
     if not isinstance(data, Mapping):
-        raise ApplicationError("The body must be an object of named fields.")
+        raise ApplicationError(gettext("The body must be an object of named fields."))
     roles, run = ACTIONS[action]
     role_require(user, game.event, *roles)
     return run(game, user, data)

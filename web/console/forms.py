@@ -9,8 +9,10 @@ from django import forms
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.forms.models import fields_for_model, model_to_dict
+from django.utils.translation import gettext_lazy as _
 
 from tournament.models import Event, EventRole, Game
+from tournament.models.choices import Language
 from tournament.services.events import POLICY_FIELDS
 from web.inputs import INT32_MAX, INT32_MIN
 
@@ -29,6 +31,29 @@ def _bounded(field: forms.IntegerField, minimum: int, maximum: int) -> None:
     field.widget.attrs.update({"min": low, "max": high})
 
 
+# The event's fields as the forms name them, in the language in force (the model's own names
+# are its columns' and stay as they are, so that no migration follows a wording).
+EVENT_LABELS = {
+    "name": _("Name"),
+    "starts_on": _("Starts on"),
+    "venue": _("Venue"),
+    "round_seconds": _("Round time (seconds)"),
+    "grace_seconds": _("Grace (seconds)"),
+    "warning_seconds": _("Warning time (seconds)"),
+    "warnings_free": _("Free warnings"),
+    "warning_penalty": _("Warning penalty"),
+    "reference_rule_2016": _("2016 reference rule"),
+    "reference_penalty": _("Reference penalty"),
+    "solo_bonus": _("Solo bonus"),
+    "solo_min_players": _("Players for a solo"),
+    "publish_after_seconds": _("Publish by itself after (seconds)"),
+    "tile_set": _("Tile set"),
+    "lexicon": _("Lexicon"),
+    "board_layout": _("Board"),
+    "language": _("Language"),
+}
+
+
 class _EventFieldsForm(forms.Form):
     """A plain form whose fields are the Event model's ``event_fields``: each field is read and
     checked on its own; the service checks the event as a whole (its constraints), with one
@@ -43,9 +68,17 @@ class _EventFieldsForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields.update(fields_for_model(Event, fields=self.event_fields, widgets=self.widgets))
         self.fields["lexicon"] = forms.ChoiceField(choices=_lexicons)
+        for name, field in self.fields.items():
+            field.label = EVENT_LABELS.get(name, field.label)
+        if "language" in self.fields:  # a form posted without it keeps the event's language
+            self.fields["language"].required = False
         for field in self.fields.values():  # every number of the policy is an integer column
             if isinstance(field, forms.IntegerField):
                 _bounded(field, INT32_MIN, INT32_MAX)
+
+    def clean_language(self) -> str:
+        language: str = self.cleaned_data.get("language") or ""
+        return language or str(self.initial.get("language") or Language.EN)
 
 
 class PolicyForm(_EventFieldsForm):
@@ -58,23 +91,28 @@ class EventForm(_EventFieldsForm):
 
 
 class PlayerForm(forms.Form):
-    name = forms.CharField(max_length=120)
-    club = forms.CharField(max_length=120, required=False)
-    category = forms.CharField(max_length=40, required=False)
-    licence = forms.CharField(max_length=40, required=False)
-    table = forms.IntegerField(min_value=1, max_value=INT32_MAX, required=False)
+    name = forms.CharField(label=_("Name"), max_length=120)
+    club = forms.CharField(label=_("Club"), max_length=120, required=False)
+    category = forms.CharField(label=_("Category"), max_length=40, required=False)
+    licence = forms.CharField(label=_("Licence"), max_length=40, required=False)
+    table = forms.IntegerField(label=_("Table"), min_value=1, max_value=INT32_MAX, required=False)
 
 
 class GameForm(forms.Form):
-    source = forms.ChoiceField(choices=Game.Source.choices, initial=Game.Source.RANDOM)
+    source = forms.ChoiceField(
+        label=_("Source"), choices=Game.Source.choices, initial=Game.Source.RANDOM
+    )
     seed = forms.IntegerField(
+        label=_("Seed"),
         min_value=0,
         max_value=2**32 - 1,
         required=False,
-        help_text="Random draw: leave empty for a fresh seed.",
+        help_text=_("Random draw: leave empty for a fresh seed."),
     )
     predrawn = forms.FileField(
-        required=False, help_text="Pre-drawn game: the JSON of python -m engine game --json."
+        label=_("Pre-drawn game"),
+        required=False,
+        help_text=_("Pre-drawn game: the JSON of python -m engine game --json."),
     )
 
     def clean(self) -> dict[str, Any]:
@@ -82,14 +120,16 @@ class GameForm(forms.Form):
         if data.get("source") == Game.Source.PREDRAWN:
             upload = data.get("predrawn")
             if upload is None:
-                raise forms.ValidationError("A pre-drawn game needs its file.")
+                raise forms.ValidationError(_("A pre-drawn game needs its file."))
             try:
                 data["document"] = json.loads(upload.read().decode("utf-8"))
             except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-                raise forms.ValidationError(f"The file is not JSON: {exc}") from None
+                raise forms.ValidationError(
+                    _("The file is not JSON: %(error)s") % {"error": exc}
+                ) from None
         return data
 
 
 class RoleForm(forms.Form):
-    username = forms.CharField(max_length=150)
-    role = forms.ChoiceField(choices=EventRole.Role.choices)
+    username = forms.CharField(label=_("Username"), max_length=150)
+    role = forms.ChoiceField(label=_("Role"), choices=EventRole.Role.choices)

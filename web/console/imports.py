@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from tournament.services.player_imports import MAX_BYTES as MAX_IMPORT_BYTES
@@ -21,9 +22,12 @@ def players_import_page(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
     if request.method == "POST":
         upload = request.FILES.get("file")
         if upload is None:
-            errors = ["Choose a .xlsx or .csv file."]
+            errors = [gettext("Choose a .xlsx or .csv file.")]
         elif upload.size is not None and upload.size > MAX_IMPORT_BYTES:
-            errors = [f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB."]
+            errors = [
+                gettext("The file is larger than %(size)s MB.")
+                % {"size": MAX_IMPORT_BYTES // (1024 * 1024)}
+            ]
         else:
             try:
                 created = players_import(
@@ -35,7 +39,9 @@ def players_import_page(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
             except PlayerImportError as exc:
                 errors = [exc.message, *(str(e) for e in exc.errors)]
             else:
-                messages.success(request, f"{len(created)} players imported.")
+                messages.success(
+                    request, gettext("%(count)s players imported.") % {"count": len(created)}
+                )
                 return redirect("console:event_detail", slug=slug)
     return render(
         request,

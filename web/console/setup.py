@@ -11,6 +11,8 @@ from django.contrib import messages
 from django.db.models import Field
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from arbiter.state import predrawn_check
@@ -31,36 +33,56 @@ from web.permissions import DIRECTOR, AuthenticatedHttpRequest, event_roles, sig
 # model's own message ("Constraint “event_warning_within_round” is violated.") names a
 # constraint, not the rule.
 CONSTRAINT_MESSAGES = {
-    "event_round_seconds_positive": "The round time must be at least one second.",
-    "event_rules_non_negative": "Grace, warning time, free warnings, penalties, the solo bonus "
-    "and the players needed for a solo cannot be negative.",
-    "event_publish_after_non_negative": "Publishing by itself after a negative time is not "
-    "possible: leave it empty (the director publishes) or give 0 seconds or more.",
-    "event_warning_within_round": "The warning time must be shorter than the round time "
-    "(the countdown warns before the end of the round).",
-    "event_status_valid": "The event's status is planned, running or finished.",
-    "event_tile_set_valid": "Choose a tile set from the list.",
-    "event_board_layout_valid": "Choose a board from the list.",
-    "player_table_positive": "A table number is 1 or more.",
-    "player_table_unique_per_event": "Another player already sits at that table.",
-    "player_licence_unique_per_event": "Another player of the event has that licence number.",
-    "eventrole_one_per_user_event": "That account already has a role in the event.",
-    "eventrole_role_valid": "A role is director or arbiter.",
-    "game_number_positive": "A game number is 1 or more.",
-    "game_number_unique_per_event": "The event already has a game with that number.",
-    "game_predrawn_has_document": "A pre-drawn game needs its file.",
-    "game_source_valid": "A game is a random draw, a pre-drawn game or racks typed in.",
-    "game_status_valid": "A game's status is set-up, running or finished.",
-    "game_tile_set_valid": "Choose a tile set from the list.",
-    "game_board_layout_valid": "Choose a board from the list.",
+    "event_round_seconds_positive": _("The round time must be at least one second."),
+    "event_rules_non_negative": _(
+        "Grace, warning time, free warnings, penalties, the solo bonus "
+        "and the players needed for a solo cannot be negative."
+    ),
+    "event_publish_after_non_negative": _(
+        "Publishing by itself after a negative time is not "
+        "possible: leave it empty (the director publishes) or give 0 seconds or more."
+    ),
+    "event_warning_within_round": _(
+        "The warning time must be shorter than the round time "
+        "(the countdown warns before the end of the round)."
+    ),
+    "event_status_valid": _("The event's status is planned, running or finished."),
+    "event_tile_set_valid": _("Choose a tile set from the list."),
+    "event_board_layout_valid": _("Choose a board from the list."),
+    "event_language_valid": _("Choose a language from the list."),
+    "player_table_positive": _("A table number is 1 or more."),
+    "player_table_unique_per_event": _("Another player already sits at that table."),
+    "player_licence_unique_per_event": _("Another player of the event has that licence number."),
+    "eventrole_one_per_user_event": _("That account already has a role in the event."),
+    "eventrole_role_valid": _("A role is director or arbiter."),
+    "game_number_positive": _("A game number is 1 or more."),
+    "game_number_unique_per_event": _("The event already has a game with that number."),
+    "game_predrawn_has_document": _("A pre-drawn game needs its file."),
+    "game_source_valid": _("A game is a random draw, a pre-drawn game or racks typed in."),
+    "game_status_valid": _("A game's status is set-up, running or finished."),
+    "game_tile_set_valid": _("Choose a tile set from the list."),
+    "game_board_layout_valid": _("Choose a board from the list."),
 }
-_CONSTRAINT = re.compile(r"Constraint “(?P<name>[a-z0-9_]+)” is violated\.")
+
+
+# Django's own message (its catalogues translate it), not one of ours: so not a literal here.
+_DJANGO_CONSTRAINT = "Constraint “%(name)s” is violated."
+
+
+def _constraint_pattern() -> re.Pattern[str]:
+    """Django's "Constraint “name” is violated." in the language in force, names captured."""
+    marker = "\x00"
+    sentence = gettext(_DJANGO_CONSTRAINT) % {"name": marker}
+    before, after = (re.escape(part) for part in sentence.split(marker))
+    return re.compile(f"{before}(?P<name>[a-z0-9_]+){after}")
 
 
 def readable(message: str) -> str:
     """``message`` with every violated constraint's name replaced by the rule in words."""
-    return _CONSTRAINT.sub(
-        lambda m: CONSTRAINT_MESSAGES.get(m["name"], "These values break a rule of the event."),
+    return _constraint_pattern().sub(
+        lambda m: str(
+            CONSTRAINT_MESSAGES.get(m["name"], _("These values break a rule of the event."))
+        ),
         message,
     )
 
@@ -99,7 +121,9 @@ def event_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                 messages.error(request, readable(exc.message))
             else:
                 messages.success(
-                    request, f"{event.name} is created: register its players and add a game."
+                    request,
+                    gettext("%(event)s is created: register its players and add a game.")
+                    % {"event": event.name},
                 )
                 return redirect("console:setup", slug=event.slug)
         else:
@@ -128,13 +152,13 @@ def event_setup(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _policy(request: AuthenticatedHttpRequest, event: Event) -> str:
-    form = PolicyForm(request.POST)
+    form = PolicyForm(request.POST, instance=event)
     if not form.is_valid():
         raise ApplicationError(form_error(form))
     event_policy_update(
         event=event, actor=request.user, **{f: form.cleaned_data[f] for f in POLICY_FIELDS}
     )
-    return "The rules policy is saved."
+    return gettext("The rules policy is saved.")
 
 
 def _player(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> str:
@@ -145,13 +169,16 @@ def _player(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> 
     data["table"] = form.cleaned_data["table"]
     if pk is None:
         player = player_register(event=event, actor=request.user, **data)
-        return f"{player.name} is registered" + (
-            f" at table {player.table}." if player.table else "."
-        )
+        if player.table:
+            return gettext("%(name)s is registered at table %(table)s.") % {
+                "name": player.name,
+                "table": player.table,
+            }
+        return gettext("%(name)s is registered.") % {"name": player.name}
     player = player_update(
         player=get_object_or_404(Player, pk=pk, event=event), actor=request.user, **data
     )
-    return f"{player.name} is updated."
+    return gettext("%(name)s is updated.") % {"name": player.name}
 
 
 def _game(request: AuthenticatedHttpRequest, event: Event) -> str:
@@ -167,7 +194,10 @@ def _game(request: AuthenticatedHttpRequest, event: Event) -> str:
         seed=data.get("seed"),
         predrawn=document,
     )
-    return f"Game {game.number} is added ({game.get_source_display().lower()})."
+    return gettext("Game %(number)s is added (%(source)s).") % {
+        "number": game.number,
+        "source": game.get_source_display().lower(),
+    }
 
 
 def _role(request: AuthenticatedHttpRequest, event: Event) -> str:
@@ -181,7 +211,11 @@ def _role(request: AuthenticatedHttpRequest, event: Event) -> str:
         actor=request.user,
     )
     role = granted.get_role_display().lower()
-    return f"{granted.user.get_username()} is now {role} of {event.name}."
+    return gettext("%(username)s is now %(role)s of %(event)s.") % {
+        "username": granted.user.get_username(),
+        "role": role,
+        "event": event.name,
+    }
 
 
 @event_roles(DIRECTOR)
@@ -198,7 +232,7 @@ def event_setup_post(
     }
     try:
         if what not in handlers:
-            raise ApplicationError(f"Nothing to set up called {what!r}.")
+            raise ApplicationError(gettext("Nothing to set up called '%(what)s'.") % {"what": what})
         messages.success(request, handlers[what]())
     except ApplicationError as exc:
         messages.error(request, readable(exc.message))

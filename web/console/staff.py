@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from tournament.errors import ApplicationError
@@ -34,10 +35,17 @@ from web.permissions import DIRECTOR, AuthenticatedHttpRequest, event_roles
 
 
 class InviteForm(forms.Form):
-    name = forms.CharField(max_length=120, label="Name", help_text="Who the link is for.")
-    role = forms.ChoiceField(choices=EventRole.Role.choices, initial=EventRole.Role.ARBITER)
+    name = forms.CharField(
+        max_length=120, label=gettext_lazy("Name"), help_text=gettext_lazy("Who the link is for.")
+    )
+    role = forms.ChoiceField(
+        label=gettext_lazy("Role"), choices=EventRole.Role.choices, initial=EventRole.Role.ARBITER
+    )
     days = forms.IntegerField(
-        min_value=1, max_value=MAX_DAYS_VALID, initial=DAYS_VALID, label="Valid for (days)"
+        min_value=1,
+        max_value=MAX_DAYS_VALID,
+        initial=DAYS_VALID,
+        label=gettext_lazy("Valid for (days)"),
     )
 
 
@@ -48,7 +56,7 @@ def invitation_link(request: HttpRequest, invitation: Invitation) -> str:
 
 def _qr_svg(link: str, name: str) -> str:
     return segno.make(link, error="m").svg_inline(
-        scale=3, omitsize=True, title=f"Invitation of {name}"
+        scale=3, omitsize=True, title=gettext("Invitation of %(name)s") % {"name": name}
     )
 
 
@@ -95,17 +103,19 @@ def _invite(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> 
         days=form.cleaned_data["days"],
         actor=request.user,
     )
-    return (
-        f"Invitation ready for {invitation.name} ({invitation.get_role_display().lower()}): "
-        "copy the link below or let them scan its QR code. It works once."
-    )
+    return gettext(
+        "Invitation ready for %(name)s (%(role)s): copy the link below or let them scan its "
+        "QR code. It works once."
+    ) % {"name": invitation.name, "role": str(invitation.get_role_display()).lower()}
 
 
 def _revoke(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> str:
     invitation = invitation_revoke(
         invitation=get_object_or_404(Invitation, pk=pk, event=event), actor=request.user
     )
-    return f"The invitation for {invitation.name} is revoked: its link no longer works."
+    return gettext("The invitation for %(name)s is revoked: its link no longer works.") % {
+        "name": invitation.name
+    }
 
 
 def _role_remove(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> str:
@@ -161,7 +171,7 @@ def staff_post(
     handler = HANDLERS.get(what)
     try:
         if handler is None:
-            raise ApplicationError(f"Nothing to do called {what!r}.")
+            raise ApplicationError(gettext("Nothing to do called '%(what)s'.") % {"what": what})
         messages.success(request, handler(request, event, pk))
     except ApplicationError as exc:
         messages.error(request, exc.message)

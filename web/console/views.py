@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from arbiter.selectors.console import (
@@ -20,8 +21,8 @@ from arbiter.selectors.console import (
 )
 from tournament.errors import ApplicationError
 from tournament.models import AuditEntry, Game, Round
+from tournament.models.slip import RULING_CHOICES_SHOWN
 from tournament.selectors import event_games
-from tournament.vocabulary import RULING_CHOICES
 from web.console.actions import game_or_404, perform
 from web.console.board import board_rows
 from web.permissions import (
@@ -54,7 +55,7 @@ def game_console(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "games": list(event_games(event_id=game.event_id)),
             "state": state,
             "rows": board_rows(game),
-            "codes": RULING_CHOICES,
+            "codes": RULING_CHOICES_SHOWN,
             "Status": Round.Status,
             "amend_round": game.rounds.filter(status__in=AMENDABLE)
             .order_by("-number")
@@ -175,7 +176,7 @@ def round_amendments(
             "rounds": rounds.order_by("number"),
             "rulings": round_rulings(round=r) if r.status in AMENDABLE else [],
             "amendable": r.status in AMENDABLE,
-            "codes": RULING_CHOICES,
+            "codes": RULING_CHOICES_SHOWN,
         },
     )
 
@@ -188,11 +189,14 @@ def slip_table(request: HttpRequest, slug: str, number: int) -> JsonResponse:
     role_require(request.user, game.event, DIRECTOR, ARBITER)
     asked = str(request.GET.get("table", ""))
     if not (asked.isascii() and asked.isdigit() and 0 < len(asked) < 10):
-        return JsonResponse({"detail": "Table is a whole number from 1."}, status=400)
+        return JsonResponse({"detail": gettext("Table is a whole number from 1.")}, status=400)
     current = round_current(game)
     found = None if current is None else table_slips(round=current, table=int(asked))
     if found is None:
-        return JsonResponse({"detail": f"No player sits at table {int(asked)}."}, status=404)
+        return JsonResponse(
+            {"detail": gettext("No player sits at table %(table)s.") % {"table": int(asked)}},
+            status=404,
+        )
     return JsonResponse(
         {
             "table": found.table,

@@ -20,6 +20,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournament.errors import ApplicationError
 from tournament.models import Event, ExportJob, Game
@@ -40,7 +41,10 @@ def export_job_request(
     from web import tasks  # tasks import services: import late, once Celery is set up
 
     if game is not None and game.event_id != event.pk:
-        raise ApplicationError(f"Game {game.number} is not a game of {event.name}.")
+        raise ApplicationError(
+            gettext("Game %(number)s is not a game of %(name)s.")
+            % {"number": game.number, "name": event.name}
+        )
     user = actor if isinstance(actor, AbstractBaseUser) else None
     job = ExportJob.objects.create(event=event, game=game, requested_by=user, message="Queued")
     audit_record(

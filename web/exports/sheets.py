@@ -7,55 +7,76 @@ as in the standings.
 
 Racks are written as arbiters call them (``engine.tiles.rack_notation``): the tiles kept from
 the last rack, ``+``, the tiles drawn, e.g. ``ELT+MOO?``; a rack with no leftover, ``ELORTTW``.
+
+Sheet names, headers and words in cells are in the language in force: the workbooks
+(``web.exports.workbooks``) write in the event's language, and an English event's headers are
+exactly the msgids below, the ones design.md fixes for outside tools.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+from django.utils.translation import gettext, gettext_noop
 from openpyxl.chart import LineChart, Reference
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from arbiter.selectors.standings import Standings
 from engine.tiles import rack_notation
 from tournament.models import Game, Round, Ruling
-from tournament.vocabulary import RULING_CHOICES, ruling_total
+from tournament.models.slip import RULING_CHOICES_SHOWN
+from tournament.vocabulary import ruling_total
 from web.exports.base import Row, Sheet
 
 STANDINGS_HEADER = [
-    "Rank",
-    "Player",
-    "Club",
-    "Category",
-    "Total",
-    "Top %",
-    "Gap",
-    "Tops",
-    "Solos",
-    "Warnings",
-    "Penalties",
-    "Status",  # Withdrawn, or empty: last, so that no column a reader knows moves
+    gettext_noop("Rank"),
+    gettext_noop("Player"),
+    gettext_noop("Club"),
+    gettext_noop("Category"),
+    gettext_noop("Total"),
+    gettext_noop("Top %"),
+    gettext_noop("Gap"),
+    gettext_noop("Tops"),
+    gettext_noop("Solos"),
+    gettext_noop("Warnings"),
+    gettext_noop("Penalties"),
+    gettext_noop("Status"),  # Withdrawn, or empty: last, so that no column a reader knows moves
 ]
-WITHDRAWN = "Withdrawn"  # a withdrawn player's status: they keep the points already earned
-ROUNDS_HEADER = ["Round", "Rack", "Ref", "Word", "Score", "Cumulative", "Winner cumulative"]
+WITHDRAWN = gettext_noop(
+    "Withdrawn"
+)  # a withdrawn player's status: they keep the points already earned
+ROUNDS_HEADER = [
+    gettext_noop("Round"),
+    gettext_noop("Rack"),
+    gettext_noop("Ref"),
+    gettext_noop("Word"),
+    gettext_noop("Score"),
+    gettext_noop("Cumulative"),
+    gettext_noop("Winner cumulative"),
+]
 SLIPS_HEADER = [
-    "Player",
-    "Round",
-    "Word",
-    "Ref",
-    "Announced",
-    "Awarded",
-    "Ruling",
-    "Reason",
-    "Table",
-    "Move score",
-    "Points",
-    "Solo",
-    "Penalty",
-    "Warning",
-    "Amended",
+    gettext_noop("Player"),
+    gettext_noop("Round"),
+    gettext_noop("Word"),
+    gettext_noop("Ref"),
+    gettext_noop("Announced"),
+    gettext_noop("Awarded"),
+    gettext_noop("Ruling"),
+    gettext_noop("Reason"),
+    gettext_noop("Table"),
+    gettext_noop("Move score"),
+    gettext_noop("Points"),
+    gettext_noop("Solo"),
+    gettext_noop("Penalty"),
+    gettext_noop("Warning"),
+    gettext_noop("Amended"),
 ]
 PERCENT = "0.00"
+
+
+def _in_language(header: list[str]) -> list[str | int]:
+    """A header in the language in force."""
+    return [gettext(name) for name in header]
 
 
 def _published(game: Game) -> list[Round]:
@@ -77,7 +98,7 @@ def _awarded(game: Game) -> dict[tuple[int, int], int]:
     }
 
 
-def standings_sheet(standings: Standings, *, title: str = "Standings") -> Sheet:
+def standings_sheet(standings: Standings, *, title: str | None = None) -> Sheet:
     def rows() -> Iterator[Row]:
         for r in standings.rows:
             yield (
@@ -92,13 +113,18 @@ def standings_sheet(standings: Standings, *, title: str = "Standings") -> Sheet:
                 r.solos,
                 r.warnings,
                 r.penalties,
-                WITHDRAWN if r.withdrawn else None,
+                gettext(WITHDRAWN) if r.withdrawn else None,
             )
 
-    return Sheet(title=title, header=STANDINGS_HEADER, rows=rows(), formats={5: PERCENT})
+    return Sheet(
+        title=title or gettext("Standings"),
+        header=_in_language(STANDINGS_HEADER),
+        rows=rows(),
+        formats={5: PERCENT},
+    )
 
 
-def rounds_sheet(game: Game, standings: Standings, *, title: str = "Rounds") -> Sheet:
+def rounds_sheet(game: Game, standings: Standings, *, title: str | None = None) -> Sheet:
     """One row per published round: the rack and the top played, the top's cumulative score
     and the game winner's (the first row of the game's standings), charted side by side."""
     published = _published(game)
@@ -125,25 +151,30 @@ def rounds_sheet(game: Game, standings: Standings, *, title: str = "Rounds") -> 
         if not count:
             return
         line = LineChart()
-        line.title = f"Game {game.number}: the top and the winner"
-        line.y_axis.title = "Cumulative score"
-        line.x_axis.title = "Round"
+        line.title = gettext("Game %(number)s: the top and the winner") % {"number": game.number}
+        line.y_axis.title = gettext("Cumulative score")
+        line.x_axis.title = gettext("Round")
         data = Reference(ws, min_col=6, max_col=7, min_row=1, max_row=count + 1)
         line.add_data(data, titles_from_data=True)
         line.set_categories(Reference(ws, min_col=1, min_row=2, max_row=count + 1))
         if winner is not None and len(line.series) == 2:
             from openpyxl.chart.series import SeriesLabel
 
-            line.series[1].tx = SeriesLabel(v=f"Winner: {winner.name}")
+            line.series[1].tx = SeriesLabel(v=gettext("Winner: %(name)s") % {"name": winner.name})
         line.width, line.height = 18, 9
         # WriteOnlyWorksheet borrows Worksheet.add_chart at run time; the types-openpyxl stub
         # copies it as an unbound Worksheet method, so mypy rejects the write-only self.
         ws.add_chart(line, "I2")  # type: ignore[misc]
 
-    return Sheet(title=title, header=ROUNDS_HEADER, rows=rows(), finish=chart)
+    return Sheet(
+        title=title or gettext("Rounds"),
+        header=_in_language(ROUNDS_HEADER),
+        rows=rows(),
+        finish=chart,
+    )
 
 
-def scores_sheet(game: Game, standings: Standings, *, title: str = "Scores") -> Sheet:
+def scores_sheet(game: Game, standings: Standings, *, title: str | None = None) -> Sheet:
     """One row per player (standings order), one column per published round headed by its
     number: the points awarded in the round (``ruling_total``); then the total."""
     published = _published(game)
@@ -154,14 +185,14 @@ def scores_sheet(game: Game, standings: Standings, *, title: str = "Scores") -> 
             cells: list[int | None] = [awarded.get((s.player_id, r.pk)) for r in published]
             yield (s.name, *cells, s.total)
 
-    header: list[str | int] = ["Player", *(r.number for r in published), "Total"]
-    return Sheet(title=title, header=header, rows=rows())
+    header: list[str | int] = [gettext("Player"), *(r.number for r in published), gettext("Total")]
+    return Sheet(title=title or gettext("Scores"), header=header, rows=rows())
 
 
-def slips_sheet(game: Game, *, title: str = "Slips") -> Sheet:
+def slips_sheet(game: Game, *, title: str | None = None) -> Sheet:
     """Every ruling of the published rounds, by round then table: the slip as handed in
     (word, ref, announced score), the points awarded and the ruling with its reason."""
-    labels = dict(RULING_CHOICES)
+    labels = {code: str(label) for code, label in RULING_CHOICES_SHOWN}
 
     def rows() -> Iterator[Row]:
         rulings = (
@@ -216,8 +247,8 @@ def slips_sheet(game: Game, *, title: str = "Slips") -> Sheet:
                 points,
                 solo,
                 penalty + warned,
-                "yes" if warning else "",
-                "yes" if amended else "",
+                gettext("yes") if warning else "",
+                gettext("yes") if amended else "",
             )
 
-    return Sheet(title=title, header=SLIPS_HEADER, rows=rows())
+    return Sheet(title=title or gettext("Slips"), header=_in_language(SLIPS_HEADER), rows=rows())

@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
@@ -69,7 +70,9 @@ def _job_json(request: HttpRequest, job: ExportJob) -> dict[str, object]:
 def event_export_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_visible_or_404(request, slug)
     if _too_large(event):
-        messages.info(request, "This event is large: its workbook is prepared in the background.")
+        messages.info(
+            request, gettext("This event is large: its workbook is prepared in the background.")
+        )
         return redirect("console:event_detail", slug=slug)
     return _attachment(event_workbook_bytes(event=event), f"{event.slug}.xlsx", XLSX)
 

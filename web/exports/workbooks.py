@@ -4,12 +4,18 @@ A game workbook: ``Standings`` (the game's), ``Rounds`` (with the chart), ``Scor
 ``Slips``. An event workbook with one game has exactly those four sheets; with several games
 ``Standings`` is the cumulative event standings, followed for each game n by
 ``Standings Gn``, ``Rounds Gn``, ``Scores Gn`` and ``Slips Gn``.
+
+Each is written in its event's language (``Event.language``): a French event's workbook says
+``Classement``, ``Rang``...; an English event's keeps the names and headers design.md fixes.
 """
 
 from __future__ import annotations
 
 import io
 from typing import IO
+
+from django.utils import translation
+from django.utils.translation import gettext
 
 from arbiter.selectors.standings import standings_event, standings_game
 from tournament.models import Event, Game
@@ -19,12 +25,14 @@ from web.exports.sheets import rounds_sheet, scores_sheet, slips_sheet, standing
 
 def game_sheets(game: Game, *, suffix: str = "", with_standings: bool = True) -> list[Sheet]:
     standings = standings_game(game=game)
-    sheets = [standings_sheet(standings, title=f"Standings{suffix}")] if with_standings else []
+    sheets = (
+        [standings_sheet(standings, title=gettext("Standings") + suffix)] if with_standings else []
+    )
     return [
         *sheets,
-        rounds_sheet(game, standings, title=f"Rounds{suffix}"),
-        scores_sheet(game, standings, title=f"Scores{suffix}"),
-        slips_sheet(game, title=f"Slips{suffix}"),
+        rounds_sheet(game, standings, title=gettext("Rounds") + suffix),
+        scores_sheet(game, standings, title=gettext("Scores") + suffix),
+        slips_sheet(game, title=gettext("Slips") + suffix),
     ]
 
 
@@ -39,16 +47,19 @@ def event_sheets(event: Event) -> list[Sheet]:
 
 
 def game_workbook_write(*, game: Game, out: IO[bytes], progress: Progress | None = None) -> None:
-    workbook_write(game_sheets(game), out, progress=progress)
+    with translation.override(game.event.language):
+        workbook_write(game_sheets(game), out, progress=progress)
 
 
 def event_workbook_write(*, event: Event, out: IO[bytes], progress: Progress | None = None) -> None:
-    workbook_write(event_sheets(event), out, progress=progress)
+    with translation.override(event.language):
+        workbook_write(event_sheets(event), out, progress=progress)
 
 
 def standings_csv_write(*, event: Event, out: IO[str]) -> int:
     """The event standings as CSV (the ``Standings`` sheet's columns); returns the rows."""
-    return csv_write(standings_sheet(standings_event(event=event)), out)
+    with translation.override(event.language):
+        return csv_write(standings_sheet(standings_event(event=event)), out)
 
 
 def event_workbook_bytes(*, event: Event) -> bytes:

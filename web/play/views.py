@@ -16,6 +16,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
@@ -29,6 +30,7 @@ from web.api.authentication import (
     PLAY_COOKIE_SALT,
     play_cookie_token,
 )
+from web.i18n import event_language_activate
 from web.permissions import (
     DIRECTOR,
     AuthenticatedHttpRequest,
@@ -61,6 +63,7 @@ def play_join(request: HttpRequest, token: str) -> HttpResponse:
     if player is None:
         return render(request, "play/play_refused.html", {"reason": "unknown"}, status=404)
     if not player.token_is_active:
+        event_language_activate(request, player.event)
         return render(
             request, "play/play_refused.html", {"reason": "revoked", "player": player}, status=403
         )
@@ -84,6 +87,7 @@ def play(request: HttpRequest) -> HttpResponse:
     player = player_by_token(token=token) if token else None
     if player is None:
         return render(request, "play/play_refused.html", {"reason": "none"}, status=403)
+    event_language_activate(request, player.event)
     if not player.token_is_active:
         return render(
             request, "play/play_refused.html", {"reason": "revoked", "player": player}, status=403
@@ -126,7 +130,9 @@ def player_token_revoke_view(request: AuthenticatedHttpRequest, slug: str, pk: i
     except ApplicationError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, f"{player.name}'s QR code no longer works.")
+        messages.success(
+            request, gettext("%(name)s's QR code no longer works.") % {"name": player.name}
+        )
     return redirect("play:qr_player", slug=event.slug, pk=player.pk)
 
 
@@ -138,5 +144,8 @@ def player_token_reissue_view(
     event = event_visible_or_404(request, slug)
     player = _event_player(event, pk)
     player_token_reissue(player=player, actor=request.user)
-    messages.success(request, f"{player.name} has a new QR code: the old one no longer works.")
+    messages.success(
+        request,
+        gettext("%(name)s has a new QR code: the old one no longer works.") % {"name": player.name},
+    )
     return redirect("play:qr_player", slug=event.slug, pk=player.pk)

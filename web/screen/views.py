@@ -16,6 +16,7 @@ from tournament.models import Event, Game
 from tournament.selectors import game_current
 from web.console.actions import game_or_404
 from web.console.board import premium_classes
+from web.i18n import event_language_activate
 from web.permissions import STAFF, event_role, event_roles
 
 # How long each page of the standings stays up when they do not fit on the screen.
@@ -30,6 +31,7 @@ def _event(request: HttpRequest, slug: str) -> Event:
 
 
 def _page(request: HttpRequest, event: Event, game: Game | None, state_url: str) -> HttpResponse:
+    event_language_activate(request, event)
     return render(
         request,
         "screen/screen.html",
