@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.forms.models import fields_for_model, model_to_dict
 
+from tournament.categories import SERIES_MAX, SERIES_MIN
 from tournament.models import Event, EventRole, Game
 from tournament.services.events import POLICY_FIELDS
 from web.inputs import INT32_MAX, INT32_MIN
@@ -63,6 +64,8 @@ class PlayerForm(forms.Form):
     category = forms.CharField(max_length=40, required=False)
     licence = forms.CharField(max_length=40, required=False)
     table = forms.IntegerField(min_value=1, max_value=INT32_MAX, required=False)
+    series = forms.IntegerField(min_value=SERIES_MIN, max_value=SERIES_MAX, required=False)
+    age_category = forms.CharField(max_length=16, required=False)  # the service reads it
 
 
 class GameForm(forms.Form):
