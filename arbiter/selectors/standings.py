@@ -10,6 +10,7 @@ A withdrawn player stays in the standings with the points already earned, marked
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db.models import Count, Q, QuerySet, Sum
@@ -138,6 +139,27 @@ def _standings(
             )
         )
     return Standings(top_total=top_total, rounds=rounds.count(), rows=rows)
+
+
+def ranks_within(
+    standings: Standings, group: Callable[[StandingRow], object | None]
+) -> dict[int, int]:
+    """{player id: rank among the players of the same group} (a series, an age category, a
+    club: ``group`` gives it; None leaves the player out), equal totals sharing a rank as in
+    the standings themselves."""
+    groups: dict[object, list[StandingRow]] = {}
+    for row in standings.rows:
+        key = group(row)
+        if key is not None:
+            groups.setdefault(key, []).append(row)
+    ranks: dict[int, int] = {}
+    for rows in groups.values():
+        previous: StandingRow | None = None
+        for i, row in enumerate(rows):  # the rows are in standings order: best first
+            same = previous is not None and previous.total == row.total
+            ranks[row.player_id] = ranks[previous.player_id] if same and previous else i + 1
+            previous = row
+    return ranks
 
 
 def standings_game(

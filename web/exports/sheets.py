@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from openpyxl.chart import LineChart, Reference
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
-from arbiter.selectors.standings import Standings
+from arbiter.selectors.standings import Standings, ranks_within
 from engine.tiles import rack_notation
 from tournament.models import Game, Round, Ruling
 from tournament.vocabulary import RULING_CHOICES, ruling_total
@@ -35,6 +35,21 @@ STANDINGS_HEADER = [
     "Warnings",
     "Penalties",
     "Status",  # Withdrawn, or empty: last, so that no column a reader knows moves
+]
+# The Categories sheet (issue 16.3): the players' licence, series and age category, and their
+# rank within each (and within their club) beside the rank of the standings and the overall.
+CATEGORIES_HEADER = [
+    "Rank",
+    "Overall rank",
+    "Player",
+    "Licence",
+    "Club",
+    "Series",
+    "Age category",
+    "Total",
+    "Rank in series",
+    "Rank in age category",
+    "Rank in club",
 ]
 WITHDRAWN = "Withdrawn"  # a withdrawn player's status: they keep the points already earned
 ROUNDS_HEADER = ["Round", "Rack", "Ref", "Word", "Score", "Cumulative", "Winner cumulative"]
@@ -96,6 +111,33 @@ def standings_sheet(standings: Standings, *, title: str = "Standings") -> Sheet:
             )
 
     return Sheet(title=title, header=STANDINGS_HEADER, rows=rows(), formats={5: PERCENT})
+
+
+def categories_sheet(standings: Standings, *, title: str = "Categories") -> Sheet:
+    """One row per player of the standings (their order): the rank there and overall, the
+    licence, series and age category, and the rank within the player's series, age category
+    and club (``ranks_within``; empty for a player who has none)."""
+    by_series = ranks_within(standings, lambda r: r.series)
+    by_age = ranks_within(standings, lambda r: r.age_category or None)
+    by_club = ranks_within(standings, lambda r: r.club or None)
+
+    def rows() -> Iterator[Row]:
+        for r in standings.rows:
+            yield (
+                r.rank,
+                r.overall_rank,
+                r.name,
+                r.licence,
+                r.club,
+                r.series,
+                r.age_category,
+                r.total,
+                by_series.get(r.player_id),
+                by_age.get(r.player_id),
+                by_club.get(r.player_id),
+            )
+
+    return Sheet(title=title, header=CATEGORIES_HEADER, rows=rows())
 
 
 def rounds_sheet(game: Game, standings: Standings, *, title: str = "Rounds") -> Sheet:

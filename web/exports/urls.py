@@ -17,6 +17,7 @@ urlpatterns = [
         name="game_export_xlsx",
     ),
     path("events/<slug:slug>/standings.csv", v.standings_csv, name="standings_csv"),
+    path("events/<slug:slug>/categories.csv", v.categories_csv, name="categories_csv"),
     path("events/<slug:slug>/exports/", v.export_job_create, name="export_job_create"),
     path("events/<slug:slug>/exports/<int:job_id>/", v.export_job_page, name="export_job"),
     path(
