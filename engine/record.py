@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypedDict
 
-from engine.errors import NotationError
+from engine.board import Board, Layout
+from engine.errors import NotationError, RackError
 from engine.move import Move
+from engine.tiles import BLANK, subtract
 
 
 class RoundDocument(TypedDict):
@@ -77,4 +80,43 @@ class RoundRecord:
             ) from None
 
 
-__all__ = ["GameDocument", "GameRecord", "RoundDocument", "RoundRecord"]
+@dataclass(frozen=True)
+class Placement:
+    """A round's move as it went on the board: the word with the tiles already there as ``.``
+    (GCG's way, ``.tAINS``) and the tiles of the rack left after it (the next leftover)."""
+
+    record: RoundRecord
+    dotted: str
+    leave: str
+
+
+def placements(rounds: Sequence[RoundRecord], layout: Layout | None = None) -> list[Placement]:
+    """Put each round's move on a board in turn (no lexicon: the moves were checked when
+    played) and say what each one placed and left. Raises ``RackError`` for a move whose new
+    tiles are not on its rack."""
+    board = Board(layout or Layout.load("standard"))
+    result = []
+    for record in rounds:
+        move = record.move
+        placed = board.placed_by(move)
+        squares = {(r, c) for r, c, _ in placed}
+        dotted = "".join(ch if (r, c) in squares else "." for r, c, ch in move.squares())
+        used = "".join(BLANK if ch.islower() else ch for _, _, ch in placed)
+        leave = subtract(record.rack, used)
+        if leave is None:
+            raise RackError(
+                f"round {record.number}: {move} places {used}, not all on {record.rack}"
+            )
+        board.play(move)
+        result.append(Placement(record, dotted, leave))
+    return result
+
+
+__all__ = [
+    "GameDocument",
+    "GameRecord",
+    "Placement",
+    "RoundDocument",
+    "RoundRecord",
+    "placements",
+]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from arbiter.selectors.console import round_current
-from arbiter.selectors.standings import Standings, standings_game
+from arbiter.selectors.standings import PlayerFilter, Standings, standings_game
 from tournament.models import Game, Round, Ruling
 
 
@@ -33,8 +33,9 @@ class ScreenState:
     standings: Standings
 
 
-def screen_state(*, game: Game, now: datetime) -> ScreenState:
-    """What the projection screen shows of ``game`` at ``now`` (the server clock)."""
+def screen_state(*, game: Game, now: datetime, only: PlayerFilter | None = None) -> ScreenState:
+    """What the projection screen shows of ``game`` at ``now`` (the server clock); the
+    standings of the players ``only`` keeps (a category's screen), ranked among themselves."""
     current = round_current(game)
     left = None if current is None else current.remaining(at=now)
     last = (
@@ -56,5 +57,5 @@ def screen_state(*, game: Game, now: datetime) -> ScreenState:
         round=current,
         remaining=None if left is None else left.total_seconds(),
         top=top,
-        standings=standings_game(game=game),
+        standings=standings_game(game=game, only=only),
     )

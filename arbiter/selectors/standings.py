@@ -2,19 +2,43 @@
 
 total = points + solos - penalties (``ruling_total``); the gap is the total minus the top's
 total (the sum of the tops played), the percentage is the total over the top's total; equal
-totals share a rank (1, 2, 2, 4). A category is a filter: ranks are then counted within it,
-the overall rank kept. Amended rulings count as amended, so the standings follow every correction.
+totals share a rank (1, 2, 2, 4). A category, a club, a series or an age category (any of them
+together: ``PlayerFilter``) is a filter: ranks are then counted within it, the overall rank
+kept beside. Amended rulings count as amended, so the standings follow every correction.
 A withdrawn player stays in the standings with the points already earned, marked withdrawn.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db.models import Count, Q, QuerySet, Sum
 
 from tournament.models import Event, Game, Player, Round, Ruling
 from tournament.vocabulary import ruling_total
+
+
+@dataclass(frozen=True)
+class PlayerFilter:
+    """Who the standings show (None: anyone); ranks are counted among them."""
+
+    category: str | None = None
+    club: str | None = None
+    series: int | None = None
+    age_category: str | None = None
+
+    def keeps(self, player: Player) -> bool:
+        return (
+            (self.category is None or player.category == self.category)
+            and (self.club is None or player.club == self.club)
+            and (self.series is None or player.series == self.series)
+            and (self.age_category is None or player.age_category == self.age_category)
+        )
+
+    @property
+    def is_empty(self) -> bool:
+        return self == PlayerFilter()
 
 
 @dataclass(frozen=True)
@@ -35,6 +59,9 @@ class StandingRow:
     gap: int
     top_pct: float
     withdrawn: bool = False  # the player withdrew: shown as such, with the points earned
+    licence: str = ""
+    series: int | None = None
+    age_category: str = ""
 
 
 @dataclass(frozen=True)
@@ -58,7 +85,7 @@ def _standings(
     players: QuerySet[Player],
     rulings: QuerySet[Ruling],
     rounds: QuerySet[Round],
-    category: str | None,
+    shown_only: PlayerFilter,
 ) -> Standings:
     sums = {
         row["player"]: row
@@ -84,7 +111,7 @@ def _standings(
         everyone.append((total, p))
     everyone.sort(key=lambda tp: (-tp[0], tp[1].name.lower(), tp[1].pk))
     overall = dict(zip((p.pk for _, p in everyone), _ranked(everyone), strict=True))
-    shown = [tp for tp in everyone if category is None or tp[1].category == category]
+    shown = [tp for tp in everyone if shown_only.keeps(tp[1])]
     rows = []
     for rank, (total, p) in zip(_ranked(shown), shown, strict=True):
         s = sums.get(p.pk, {})
@@ -106,18 +133,55 @@ def _standings(
                 gap=total - top_total,
                 top_pct=round(100.0 * total / top_total, 2) if top_total else 0.0,
                 withdrawn=p.withdrawn_at is not None,
+                licence=p.licence,
+                series=p.series,
+                age_category=p.age_category,
             )
         )
     return Standings(top_total=top_total, rounds=rounds.count(), rows=rows)
 
 
-def standings_game(*, game: Game, category: str | None = None) -> Standings:
+def ranks_within(
+    standings: Standings, group: Callable[[StandingRow], object | None]
+) -> dict[int, int]:
+    """{player id: rank among the players of the same group} (a series, an age category, a
+    club: ``group`` gives it; None leaves the player out), equal totals sharing a rank as in
+    the standings themselves."""
+    groups: dict[object, list[StandingRow]] = {}
+    for row in standings.rows:
+        key = group(row)
+        if key is not None:
+            groups.setdefault(key, []).append(row)
+    ranks: dict[int, int] = {}
+    for rows in groups.values():
+        previous: StandingRow | None = None
+        for i, row in enumerate(rows):  # the rows are in standings order: best first
+            same = previous is not None and previous.total == row.total
+            ranks[row.player_id] = ranks[previous.player_id] if same and previous else i + 1
+            previous = row
+    return ranks
+
+
+def standings_game(
+    *, game: Game, category: str | None = None, only: PlayerFilter | None = None
+) -> Standings:
     published = Round.objects.filter(game=game, status=Round.Status.PUBLISHED)
     rulings = Ruling.objects.filter(round__in=published)
-    return _standings(Player.objects.filter(event_id=game.event_id), rulings, published, category)
+    shown = _filter(category, only)
+    return _standings(Player.objects.filter(event_id=game.event_id), rulings, published, shown)
 
 
-def standings_event(*, event: Event, category: str | None = None) -> Standings:
+def standings_event(
+    *, event: Event, category: str | None = None, only: PlayerFilter | None = None
+) -> Standings:
     published = Round.objects.filter(game__event=event, status=Round.Status.PUBLISHED)
     rulings = Ruling.objects.filter(round__in=published)
-    return _standings(Player.objects.filter(event=event), rulings, published, category)
+    shown = _filter(category, only)
+    return _standings(Player.objects.filter(event=event), rulings, published, shown)
+
+
+def _filter(category: str | None, only: PlayerFilter | None) -> PlayerFilter:
+    only = only or PlayerFilter()
+    if category is not None:
+        only = PlayerFilter(category, only.club, only.series, only.age_category)
+    return only

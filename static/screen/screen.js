@@ -81,12 +81,14 @@
     var box = el("standings-box"), list = el("standings");
     var key = JSON.stringify(data.standings);
     box.hidden = !data.standings.length;
-    el("standings-title").textContent = data.finished ? gettext("Final standings") : interpolate(ngettext("Standings after %s round", "Standings after %s rounds", data.standings_rounds), [data.standings_rounds]);
+    el("standings-title").textContent = (data.finished ? gettext("Final standings") : interpolate(ngettext("Standings after %s round", "Standings after %s rounds", data.standings_rounds), [data.standings_rounds])) + (data.filter ? " · " + data.filter : "");
     if (key === standingsKey) return;
     standingsKey = key;
     list.replaceChildren.apply(list, data.standings.map(function (row) {
       var li = make("li");
-      li.appendChild(make("span", "rank", row.rank + "."));
+      var rank = make("span", "rank", row.rank + ".");
+      if (data.filter) rank.appendChild(make("span", "overall", " (" + row.overall_rank + ")"));
+      li.appendChild(rank);
       li.appendChild(make("span", "name", row.name));
       li.appendChild(make("span", "total", String(row.total)));
       li.appendChild(make("span", "gap", row.gap ? String(row.gap) : ""));

@@ -221,3 +221,34 @@ def test_a_category_ranks_its_players_among_themselves_and_keeps_the_overall_ran
     s1 = standings_event(event=event, category="S1")
     assert [(x.name, x.rank, x.overall_rank) for x in s1.rows] == [("Ann", 1, 1), ("Bob", 2, 3)]
     assert standings_event(event=event, category="V").rows == []
+
+
+def test_ranks_within_a_group_share_equal_totals_and_leave_out_who_has_none() -> None:
+    from arbiter.selectors.standings import StandingRow, Standings, ranks_within
+
+    def row(pid: int, total: int, series: int | None) -> StandingRow:
+        return StandingRow(
+            rank=0,
+            overall_rank=0,
+            player_id=pid,
+            name=f"p{pid}",
+            club="",
+            category="",
+            table=None,
+            points=total,
+            solos=0,
+            penalties=0,
+            warnings=0,
+            tops=0,
+            total=total,
+            gap=0,
+            top_pct=0.0,
+            series=series,
+        )
+
+    standings = Standings(
+        top_total=100,
+        rounds=1,
+        rows=[row(1, 90, 2), row(2, 80, 1), row(3, 80, 2), row(4, 80, 2), row(5, 70, None)],
+    )
+    assert ranks_within(standings, lambda r: r.series) == {1: 1, 3: 2, 4: 2, 2: 1}

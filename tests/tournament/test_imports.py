@@ -111,7 +111,11 @@ def test_every_bad_row_is_reported_with_its_number_and_nothing_is_imported(event
             "players.csv",
             b"name,rating,Name\nAda,1800,Ada\n",
             [
-                (1, "Unknown column 'rating' (expected: name, club, category, licence, table)."),
+                (
+                    1,
+                    "Unknown column 'rating' (expected: name, club, category, licence, "
+                    "table, series, age_category).",
+                ),
                 (1, "Column 'Name' appears twice."),
             ],
         ),

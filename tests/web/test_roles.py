@@ -77,6 +77,13 @@ ROUTES: dict[str, tuple[str, frozenset[str]]] = {
     "exports:event_export_xlsx": ("GET", STAFF),
     "exports:game_export_xlsx": ("GET", STAFF),
     "exports:standings_csv": ("GET", STAFF),
+    "exports:categories_csv": ("GET", STAFF),
+    "exports:game_eliot": ("GET", STAFF),
+    "exports:game_gcg": ("GET", STAFF),
+    "exports:game_sigles": ("GET", STAFF),
+    "exports:event_sigles": ("GET", STAFF),
+    "exports:game_import": ("GET", DIRECTORS),
+    "exports:api_game_import": ("POST", DIRECTORS),
     "exports:export_job_create": ("POST", STAFF),
     "exports:export_job": ("GET", STAFF),
     "exports:export_job_download": ("GET", STAFF),
@@ -91,6 +98,7 @@ ROUTES: dict[str, tuple[str, frozenset[str]]] = {
     "staff_api:staff": ("GET", DIRECTORS),
     "staff_api:role_remove": ("POST", DIRECTORS),  # the arbiter's role
     "staff_api:players": ("GET", DIRECTORS),
+    "staff_api:player": ("POST", DIRECTORS),
     "staff_api:player_withdraw": ("POST", DIRECTORS),
     "staff_api:player_reinstate": ("POST", DIRECTORS),
     "staff_api:event_close": ("POST", DIRECTORS),  # refused (400): the round is open

@@ -6,7 +6,10 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from tournament.categories import AGE_CATEGORIES, SERIES_MAX, SERIES_MIN
 from tournament.models.event import Event
+
+AGE_CATEGORY_CHOICES = [(name, name) for name in AGE_CATEGORIES]
 
 
 def token_new() -> str:
@@ -24,6 +27,12 @@ class Player(models.Model):
         max_length=40, blank=True, help_text="Series or age group, e.g. 'S1', 'Junior'."
     )
     licence = models.CharField(max_length=40, blank=True, help_text="Federation licence number.")
+    series = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The federation's series, 1 (strongest) to 7."
+    )
+    age_category = models.CharField(
+        max_length=16, blank=True, choices=AGE_CATEGORY_CHOICES, help_text="FISF age category."
+    )
     table = models.PositiveIntegerField(null=True, blank=True)
     token = models.CharField(max_length=64, unique=True, default=token_new, editable=False)
     token_revoked_at = models.DateTimeField(null=True, blank=True)
@@ -49,6 +58,15 @@ class Player(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(table__isnull=True) | Q(table__gt=0), name="player_table_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(series__isnull=True)
+                | Q(series__gte=SERIES_MIN, series__lte=SERIES_MAX),
+                name="player_series_1_to_7",
+            ),
+            models.CheckConstraint(
+                condition=Q(age_category="") | Q(age_category__in=AGE_CATEGORIES),
+                name="player_age_category_valid",
             ),
         ]
 

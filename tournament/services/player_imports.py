@@ -1,7 +1,9 @@
 """Import a player list from .xlsx or .csv: all or nothing.
 
 Columns (header names matched case-insensitively, in any order; ``license`` is read as
-``licence``): name (required), club, category, licence, table. Every row is checked first;
+``licence``; ``age category`` and ``age`` as ``age_category``): name (required), club,
+category, licence, table, series (1 to 7, ``S3`` read as 3), age_category (the FISF's, any
+case, accents or not: ``tournament.categories``). Every row is checked first;
 each bad row is reported with its row number (the spreadsheet's: the header is row 1) and
 why; nothing is created unless the whole file is clean. Then every player is registered
 in one transaction, with the checks of ``player_register`` (made once for the whole file by
@@ -25,12 +27,13 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
+from tournament.categories import age_category_parse, series_parse
 from tournament.errors import ApplicationError
 from tournament.models import Event, Player
 from tournament.services.audit import audit_record, audit_record_many
 
-COLUMNS = ("name", "club", "category", "licence", "table")
-ALIASES = {"license": "licence"}
+COLUMNS = ("name", "club", "category", "licence", "table", "series", "age_category")
+ALIASES = {"license": "licence", "age category": "age_category", "age": "age_category"}
 LIMITS = {"name": 120, "club": 120, "category": 40, "licence": 40}
 MAX_ROWS = 5000
 MAX_COLUMNS = 50
@@ -67,6 +70,8 @@ class PlayerRow:
     category: str
     licence: str
     table: int | None
+    series: int | None = None
+    age_category: str = ""
 
 
 def _text(value: Any) -> str:
@@ -203,6 +208,16 @@ def players_check(*, event: Event, file_name: str, content: bytes) -> list[Playe
             table, problem = _table(values.get("table"))
             if problem:
                 problems.append(problem)
+            series = None
+            try:
+                series = series_parse(values.get("series"))
+            except ValueError as exc:
+                problems.append(str(exc))
+            age_category = ""
+            try:
+                age_category = age_category_parse(_text(values.get("age_category")))
+            except ValueError as exc:
+                problems.append(str(exc))
             if table is not None:
                 if table in tables:
                     problems.append(f"table {table} is already taken in {event.name}")
@@ -221,7 +236,16 @@ def players_check(*, event: Event, file_name: str, content: bytes) -> list[Playe
             errors += [RowError(number, p[0].upper() + p[1:] + ".") for p in problems]
             if not problems:
                 players.append(
-                    PlayerRow(number, text["name"], text["club"], text["category"], licence, table)
+                    PlayerRow(
+                        number,
+                        text["name"],
+                        text["club"],
+                        text["category"],
+                        licence,
+                        table,
+                        series,
+                        age_category,
+                    )
                 )
             if number > MAX_ROWS + 1:
                 errors.append(
@@ -256,6 +280,8 @@ def players_import(
             category=row.category,
             licence=row.licence,
             table=row.table,
+            series=row.series,
+            age_category=row.age_category,
         )
         for row in rows
     ]

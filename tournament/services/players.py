@@ -5,6 +5,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from tournament.categories import age_category_parse, series_parse
 from tournament.errors import ApplicationError
 from tournament.models import Event, Player
 from tournament.models.player import token_new
@@ -40,6 +41,14 @@ def _registration_checked(
     return name, licence
 
 
+def _categories_checked(*, series: int | str | None, age_category: str) -> tuple[int | None, str]:
+    """The series (1 to 7) and the FISF age category, or an error saying which is wrong."""
+    try:
+        return series_parse(series), age_category_parse(age_category)
+    except ValueError as exc:
+        raise ApplicationError(str(exc)[0].upper() + str(exc)[1:] + ".") from None
+
+
 @transaction.atomic
 def player_register(
     *,
@@ -50,9 +59,12 @@ def player_register(
     category: str = "",
     licence: str = "",
     table: int | None = None,
+    series: int | str | None = None,
+    age_category: str = "",
 ) -> Player:
     """Register a player in an event; tables and licences are unique within the event."""
     name, licence = _registration_checked(event=event, name=name, licence=licence, table=table)
+    series, age_category = _categories_checked(series=series, age_category=age_category)
     player = Player.objects.create(
         event=event,
         name=name,
@@ -60,6 +72,8 @@ def player_register(
         category=category.strip(),
         licence=licence,
         table=table,
+        series=series,
+        age_category=age_category,
     )
     audit_record(
         event=event,
@@ -115,17 +129,23 @@ def player_update(
     category: str = "",
     licence: str = "",
     table: int | None = None,
+    series: int | str | None = None,
+    age_category: str = "",
 ) -> Player:
-    """Change a registration: name, club, category, licence, table (unique within the event)."""
+    """Change a registration: name, club, category, licence, table (unique within the event),
+    series (1 to 7) and age category."""
     name, licence = _registration_checked(
         event=player.event, name=name, licence=licence, table=table, player=player
     )
+    series, age_category = _categories_checked(series=series, age_category=age_category)
     before = {
         "name": player.name,
         "club": player.club,
         "category": player.category,
         "licence": player.licence,
         "table": player.table,
+        "series": player.series,
+        "age_category": player.age_category,
     }
     player.name, player.club, player.category, player.licence, player.table = (
         name,
@@ -134,7 +154,10 @@ def player_update(
         licence,
         table,
     )
-    player.save(update_fields=["name", "club", "category", "licence", "table"])
+    player.series, player.age_category = series, age_category
+    player.save(
+        update_fields=["name", "club", "category", "licence", "table", "series", "age_category"]
+    )
     audit_record(
         event=player.event,
         action="tournament.player.updated",

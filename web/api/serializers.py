@@ -266,6 +266,29 @@ class EventPlayerSerializer(serializers.Serializer[Shape]):
     table = serializers.IntegerField(allow_null=True)
     withdrawn = serializers.BooleanField()
     withdrawn_at = serializers.DateTimeField(allow_null=True)
+    category = serializers.CharField()
+    licence = serializers.CharField()
+    series = serializers.IntegerField(allow_null=True, help_text="1 (strongest) to 7.")
+    age_category = serializers.CharField(help_text="The FISF age category, or empty.")
+
+
+class PlayerInSerializer(serializers.Serializer[Shape]):
+    """A registration, as the console's player form takes it."""
+
+    name = serializers.CharField(max_length=120)
+    club = serializers.CharField(max_length=120, allow_blank=True, default="")
+    category = serializers.CharField(max_length=40, allow_blank=True, default="")
+    licence = serializers.CharField(max_length=40, allow_blank=True, default="")
+    table = serializers.IntegerField(
+        min_value=1, max_value=2**31 - 1, allow_null=True, default=None
+    )
+    series = serializers.IntegerField(min_value=1, max_value=7, allow_null=True, default=None)
+    age_category = serializers.CharField(
+        max_length=16,
+        allow_blank=True,
+        default="",
+        help_text="Poussin, Benjamin, Cadet, Junior, Espoir, Senior, Vermeil, Diamant, Émeraude.",
+    )
 
 
 class EventClosingSerializer(serializers.Serializer[Shape]):

@@ -27,13 +27,19 @@ from tournament.errors import NotFound
 from tournament.models import Event, EventRole, Invitation, Player
 from tournament.services.closing import event_close, event_reopen
 from tournament.services.invitations import invitation_create, invitation_revoke
-from tournament.services.players import player_reinstate, player_withdraw
+from tournament.services.players import (
+    player_register,
+    player_reinstate,
+    player_update,
+    player_withdraw,
+)
 from tournament.services.users import event_role_remove
 from web.api.serializers import (
     EventClosingSerializer,
     EventPlayerSerializer,
     InvitationInSerializer,
     InvitationSerializer,
+    PlayerInSerializer,
     Shape,
     StaffDoneSerializer,
     StaffErrorSerializer,
@@ -101,6 +107,10 @@ def _player(player: Player) -> Shape:
         "table": player.table,
         "withdrawn": player.is_withdrawn,
         "withdrawn_at": player.withdrawn_at,
+        "category": player.category,
+        "licence": player.licence,
+        "series": player.series,
+        "age_category": player.age_category,
     }
 
 
@@ -197,6 +207,35 @@ class PlayersView(DirectorAPIView):
         _, event = self.director(request, slug)
         players = Player.objects.filter(event=event).order_by("table", "name")
         return Response([EventPlayerSerializer(_player(p)).data for p in players])
+
+    @extend_schema(
+        operation_id="event_player_register",
+        summary="Register a player (table and licence unique in the event; series 1-7)",
+        request=PlayerInSerializer,
+        responses={201: EventPlayerSerializer, **_ERRORS},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        user, event = self.director(request, slug)
+        asked = PlayerInSerializer(data=request.data)
+        asked.is_valid(raise_exception=True)
+        player = player_register(event=event, actor=user, **asked.validated_data)
+        return Response(EventPlayerSerializer(_player(player)).data, status=status.HTTP_201_CREATED)
+
+
+class PlayerView(DirectorAPIView):
+    @extend_schema(
+        operation_id="event_player_update",
+        summary="Change a registration (every field given, as the console's form)",
+        request=PlayerInSerializer,
+        responses={200: EventPlayerSerializer, **_ERRORS, 404: _NOT_FOUND},
+    )
+    def post(self, request: Request, slug: str, player_id: int) -> Response:
+        user, event = self.director(request, slug)
+        asked = PlayerInSerializer(data=request.data)
+        asked.is_valid(raise_exception=True)
+        player = _one(Player.objects, player_id, "player", event)
+        updated = player_update(player=player, actor=user, **asked.validated_data)
+        return Response(EventPlayerSerializer(_player(updated)).data)
 
 
 class PlayerWithdrawView(DirectorAPIView):

@@ -35,6 +35,11 @@ staff_patterns = [
     ),
     path("events/<slug:slug>/players", staff_events.PlayersView.as_view(), name="players"),
     path(
+        "events/<slug:slug>/players/<int:player_id>",
+        staff_events.PlayerView.as_view(),
+        name="player",
+    ),
+    path(
         "events/<slug:slug>/players/<int:player_id>/withdraw",
         staff_events.PlayerWithdrawView.as_view(),
         name="player_withdraw",

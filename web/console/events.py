@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from tournament.categories import AGE_CATEGORIES, SERIES_MAX, SERIES_MIN
 from tournament.selectors import event_list_visible, event_status
 from web.permissions import STAFF, event_role, event_roles, event_visible_or_404, signed_in
 
@@ -19,14 +20,19 @@ def event_list(request: HttpRequest) -> HttpResponse:
 @event_roles(*STAFF)
 def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_visible_or_404(request, slug)
+    players = list(event.players.all())
     return render(
         request,
         "console/event_detail.html",
         {
             "event": event,
             "status": event_status(event=event),
-            "players": event.players.all(),
+            "players": players,
             "games": event.games.all(),
             "role": event_role(request.user, event),
+            # the standings filter's choices (web.standings_filter): what the players hold
+            "clubs": sorted({p.club for p in players if p.club}),
+            "series_choices": range(SERIES_MIN, SERIES_MAX + 1),
+            "age_categories": AGE_CATEGORIES,
         },
     )

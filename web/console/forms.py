@@ -11,6 +11,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.forms.models import fields_for_model, model_to_dict
 from django.utils.translation import gettext_lazy as _
 
+from tournament.categories import SERIES_MAX, SERIES_MIN
 from tournament.models import Event, EventRole, Game
 from tournament.models.choices import Language
 from tournament.services.events import POLICY_FIELDS
@@ -96,6 +97,10 @@ class PlayerForm(forms.Form):
     category = forms.CharField(label=_("Category"), max_length=40, required=False)
     licence = forms.CharField(label=_("Licence"), max_length=40, required=False)
     table = forms.IntegerField(label=_("Table"), min_value=1, max_value=INT32_MAX, required=False)
+    series = forms.IntegerField(
+        label=_("Series"), min_value=SERIES_MIN, max_value=SERIES_MAX, required=False
+    )
+    age_category = forms.CharField(label=_("Age category"), max_length=16, required=False)
 
 
 class GameForm(forms.Form):

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from arbiter.state import predrawn_check
+from tournament.categories import AGE_CATEGORIES
 from tournament.errors import ApplicationError
 from tournament.models import Event, Player
 from tournament.services.events import (
@@ -53,6 +54,8 @@ CONSTRAINT_MESSAGES = {
     "player_table_positive": _("A table number is 1 or more."),
     "player_table_unique_per_event": _("Another player already sits at that table."),
     "player_licence_unique_per_event": _("Another player of the event has that licence number."),
+    "player_series_1_to_7": _("A series is 1 to 7."),
+    "player_age_category_valid": _("That is not an age category."),
     "eventrole_one_per_user_event": _("That account already has a role in the event."),
     "eventrole_role_valid": _("A role is director or arbiter."),
     "game_number_positive": _("A game number is 1 or more."),
@@ -145,6 +148,7 @@ def event_setup(request: HttpRequest, slug: str) -> HttpResponse:
             "game_form": GameForm(),
             "role_form": RoleForm(),
             "players": players,
+            "age_categories": AGE_CATEGORIES,
             "games": event.games.order_by("number"),
             "roles": event.roles.select_related("user").order_by("role", "user__username"),
         },
@@ -167,6 +171,7 @@ def _player(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> 
         raise ApplicationError(form_error(form))
     data: dict[str, Any] = {k: v if v is not None else "" for k, v in form.cleaned_data.items()}
     data["table"] = form.cleaned_data["table"]
+    data["series"] = form.cleaned_data["series"]
     if pk is None:
         player = player_register(event=event, actor=request.user, **data)
         if player.table:

@@ -8,6 +8,7 @@ progress; ``views`` serves them as downloads, pages and staff API calls.
 from __future__ import annotations
 
 from web.exports.workbooks import (
+    categories_csv_write,
     event_sheets,
     event_workbook_bytes,
     event_workbook_write,
@@ -18,6 +19,7 @@ from web.exports.workbooks import (
 )
 
 __all__ = [
+    "categories_csv_write",
     "event_sheets",
     "event_workbook_bytes",
     "event_workbook_write",

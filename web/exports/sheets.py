@@ -21,7 +21,7 @@ from django.utils.translation import gettext, gettext_noop
 from openpyxl.chart import LineChart, Reference
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
-from arbiter.selectors.standings import Standings
+from arbiter.selectors.standings import Standings, ranks_within
 from engine.tiles import rack_notation
 from tournament.models import Game, Round, Ruling
 from tournament.models.slip import RULING_CHOICES_SHOWN
@@ -53,6 +53,21 @@ ROUNDS_HEADER = [
     gettext_noop("Score"),
     gettext_noop("Cumulative"),
     gettext_noop("Winner cumulative"),
+]
+# The Categories sheet (issue 16.3): the players' licence, series and age category, and their
+# rank within each (and within their club) beside the rank of the standings and the overall.
+CATEGORIES_HEADER = [
+    gettext_noop("Rank"),
+    gettext_noop("Overall rank"),
+    gettext_noop("Player"),
+    gettext_noop("Licence"),
+    gettext_noop("Club"),
+    gettext_noop("Series"),
+    gettext_noop("Age category"),
+    gettext_noop("Total"),
+    gettext_noop("Rank in series"),
+    gettext_noop("Rank in age category"),
+    gettext_noop("Rank in club"),
 ]
 SLIPS_HEADER = [
     gettext_noop("Player"),
@@ -121,6 +136,35 @@ def standings_sheet(standings: Standings, *, title: str | None = None) -> Sheet:
         header=_in_language(STANDINGS_HEADER),
         rows=rows(),
         formats={5: PERCENT},
+    )
+
+
+def categories_sheet(standings: Standings, *, title: str | None = None) -> Sheet:
+    """One row per player of the standings (their order): the rank there and overall, the
+    licence, series and age category, and the rank within the player's series, age category
+    and club (``ranks_within``; empty for a player who has none)."""
+    by_series = ranks_within(standings, lambda r: r.series)
+    by_age = ranks_within(standings, lambda r: r.age_category or None)
+    by_club = ranks_within(standings, lambda r: r.club or None)
+
+    def rows() -> Iterator[Row]:
+        for r in standings.rows:
+            yield (
+                r.rank,
+                r.overall_rank,
+                r.name,
+                r.licence,
+                r.club,
+                r.series,
+                r.age_category,
+                r.total,
+                by_series.get(r.player_id),
+                by_age.get(r.player_id),
+                by_club.get(r.player_id),
+            )
+
+    return Sheet(
+        title=title or gettext("Categories"), header=_in_language(CATEGORIES_HEADER), rows=rows()
     )
 
 

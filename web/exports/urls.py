@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
+from web.exports import interchange as x
 from web.exports import views as v
 
 app_name = "exports"
@@ -16,12 +17,23 @@ urlpatterns = [
         name="game_export_xlsx",
     ),
     path("events/<slug:slug>/standings.csv", v.standings_csv, name="standings_csv"),
+    path("events/<slug:slug>/categories.csv", v.categories_csv, name="categories_csv"),
     path("events/<slug:slug>/exports/", v.export_job_create, name="export_job_create"),
     path("events/<slug:slug>/exports/<int:job_id>/", v.export_job_page, name="export_job"),
     path(
         "events/<slug:slug>/exports/<int:job_id>/download",
         v.export_job_download,
         name="export_job_download",
+    ),
+    path("events/<slug:slug>/games/<int:number>/eliot.xml", x.game_eliot, name="game_eliot"),
+    path("events/<slug:slug>/games/<int:number>/tops.gcg", x.game_gcg, name="game_gcg"),
+    path("events/<slug:slug>/games/<int:number>/sigles.txt", x.game_sigles, name="game_sigles"),
+    path("events/<slug:slug>/sigles.txt", x.event_sigles, name="event_sigles"),
+    path("events/<slug:slug>/games/import/", x.game_import_page, name="game_import"),
+    path(
+        "api/v1/events/<slug:slug>/games/import",
+        x.GameImportApi.as_view(),
+        name="api_game_import",
     ),
     path("api/v1/events/<slug:slug>/export", v.EventExportApi.as_view(), name="api_event_export"),
     path(

@@ -22,11 +22,18 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournament.errors import ApplicationError
 from tournament.models import Event, ExportJob, Game, Ruling
-from web.exports import event_workbook_bytes, game_workbook_bytes, standings_csv_write
+from web.exports import (
+    categories_csv_write,
+    event_workbook_bytes,
+    game_workbook_bytes,
+    standings_csv_write,
+)
 from web.exports.jobs import export_job_request
 from web.inputs import INT32_MAX, Bounds, integer_parse
 from web.permissions import STAFF, EventRolePermission, event_roles, event_visible_or_404
+from web.standings_filter import player_filter_parse
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 # Above this many rulings the workbook is written in the background (a job with progress).
@@ -68,13 +75,19 @@ def _job_json(request: HttpRequest, job: ExportJob) -> dict[str, object]:
 @event_roles(*STAFF)
 @require_GET
 def event_export_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
+    """The event workbook; ``?series=2&club=...`` (``web.standings_filter``): a category's."""
     event = event_visible_or_404(request, slug)
+    try:
+        only = player_filter_parse(request.GET)
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return redirect("console:event_detail", slug=slug)
     if _too_large(event):
         messages.info(
             request, gettext("This event is large: its workbook is prepared in the background.")
         )
         return redirect("console:event_detail", slug=slug)
-    return _attachment(event_workbook_bytes(event=event), f"{event.slug}.xlsx", XLSX)
+    return _attachment(event_workbook_bytes(event=event, only=only), f"{event.slug}.xlsx", XLSX)
 
 
 @event_roles(*STAFF)
@@ -82,17 +95,49 @@ def event_export_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
 def game_export_xlsx(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = event_visible_or_404(request, slug)
     game = get_object_or_404(Game, event=event, number=number)
-    return _attachment(game_workbook_bytes(game=game), f"{event.slug}-game-{number}.xlsx", XLSX)
+    try:
+        only = player_filter_parse(request.GET)
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return redirect("console:event_detail", slug=slug)
+    return _attachment(
+        game_workbook_bytes(game=game, only=only), f"{event.slug}-game-{number}.xlsx", XLSX
+    )
 
 
 @event_roles(*STAFF)
 @require_GET
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_visible_or_404(request, slug)
+    try:
+        only = player_filter_parse(request.GET)
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return redirect("console:event_detail", slug=slug)
     out = io.StringIO()
-    standings_csv_write(event=event, out=out)
+    standings_csv_write(event=event, out=out, only=only)
     return _attachment(
         out.getvalue().encode("utf-8-sig"), f"{event.slug}-standings.csv", "text/csv; charset=utf-8"
+    )
+
+
+@event_roles(*STAFF)
+@require_GET
+def categories_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """The Categories sheet as CSV: each player's rank within their series, age category and
+    club beside the overall rank (filtered as the standings CSV)."""
+    event = event_visible_or_404(request, slug)
+    try:
+        only = player_filter_parse(request.GET)
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return redirect("console:event_detail", slug=slug)
+    out = io.StringIO()
+    categories_csv_write(event=event, out=out, only=only)
+    return _attachment(
+        out.getvalue().encode("utf-8-sig"),
+        f"{event.slug}-categories.csv",
+        "text/csv; charset=utf-8",
     )
 
 

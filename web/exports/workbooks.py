@@ -1,9 +1,10 @@
 """The game and event workbooks, and the standings CSV.
 
 A game workbook: ``Standings`` (the game's), ``Rounds`` (with the chart), ``Scores``,
-``Slips``. An event workbook with one game has exactly those four sheets; with several games
-``Standings`` is the cumulative event standings, followed for each game n by
-``Standings Gn``, ``Rounds Gn``, ``Scores Gn`` and ``Slips Gn``.
+``Slips``, ``Categories``. An event workbook with one game has exactly those five sheets; with
+several games ``Standings`` is the cumulative event standings, followed for each game n by
+``Standings Gn``, ``Rounds Gn``, ``Scores Gn`` and ``Slips Gn``, and ``Categories`` (the
+event's) last. Each takes a ``PlayerFilter`` (``only``): the standings of a category.
 
 Each is written in its event's language (``Event.language``): a French event's workbook says
 ``Classement``, ``Rang``...; an English event's keeps the names and headers design.md fixes.
@@ -17,14 +18,24 @@ from typing import IO
 from django.utils import translation
 from django.utils.translation import gettext
 
-from arbiter.selectors.standings import standings_event, standings_game
+from arbiter.selectors.standings import PlayerFilter, standings_event, standings_game
 from tournament.models import Event, Game
 from web.exports.base import Progress, Sheet, csv_write, workbook_write
-from web.exports.sheets import rounds_sheet, scores_sheet, slips_sheet, standings_sheet
+from web.exports.sheets import (
+    categories_sheet,
+    rounds_sheet,
+    scores_sheet,
+    slips_sheet,
+    standings_sheet,
+)
 
 
-def game_sheets(game: Game, *, suffix: str = "", with_standings: bool = True) -> list[Sheet]:
-    standings = standings_game(game=game)
+def game_sheets(
+    game: Game, *, suffix: str = "", with_standings: bool = True, only: PlayerFilter | None = None
+) -> list[Sheet]:
+    """``only``: the players the standings and scores keep, ranked among themselves (the slips
+    sheet keeps every ruling)."""
+    standings = standings_game(game=game, only=only)
     sheets = (
         [standings_sheet(standings, title=gettext("Standings") + suffix)] if with_standings else []
     )
@@ -33,42 +44,62 @@ def game_sheets(game: Game, *, suffix: str = "", with_standings: bool = True) ->
         rounds_sheet(game, standings, title=gettext("Rounds") + suffix),
         scores_sheet(game, standings, title=gettext("Scores") + suffix),
         slips_sheet(game, title=gettext("Slips") + suffix),
+        *([categories_sheet(standings)] if with_standings and not suffix else []),
     ]
 
 
-def event_sheets(event: Event) -> list[Sheet]:
+def event_sheets(event: Event, *, only: PlayerFilter | None = None) -> list[Sheet]:
     games = list(Game.objects.filter(event=event).order_by("number"))
     if len(games) == 1:
-        return game_sheets(games[0])
-    sheets = [standings_sheet(standings_event(event=event))]
+        return game_sheets(games[0], only=only)
+    standings = standings_event(event=event, only=only)
+    sheets = [standings_sheet(standings)]
     for game in games:
-        sheets += game_sheets(game, suffix=f" G{game.number}")
-    return sheets
+        sheets += game_sheets(game, suffix=f" G{game.number}", only=only)
+    return [*sheets, categories_sheet(standings)]
 
 
-def game_workbook_write(*, game: Game, out: IO[bytes], progress: Progress | None = None) -> None:
+def game_workbook_write(
+    *,
+    game: Game,
+    out: IO[bytes],
+    progress: Progress | None = None,
+    only: PlayerFilter | None = None,
+) -> None:
     with translation.override(game.event.language):
-        workbook_write(game_sheets(game), out, progress=progress)
+        workbook_write(game_sheets(game, only=only), out, progress=progress)
 
 
-def event_workbook_write(*, event: Event, out: IO[bytes], progress: Progress | None = None) -> None:
+def event_workbook_write(
+    *,
+    event: Event,
+    out: IO[bytes],
+    progress: Progress | None = None,
+    only: PlayerFilter | None = None,
+) -> None:
     with translation.override(event.language):
-        workbook_write(event_sheets(event), out, progress=progress)
+        workbook_write(event_sheets(event, only=only), out, progress=progress)
 
 
-def standings_csv_write(*, event: Event, out: IO[str]) -> int:
+def standings_csv_write(*, event: Event, out: IO[str], only: PlayerFilter | None = None) -> int:
     """The event standings as CSV (the ``Standings`` sheet's columns); returns the rows."""
     with translation.override(event.language):
-        return csv_write(standings_sheet(standings_event(event=event)), out)
+        return csv_write(standings_sheet(standings_event(event=event, only=only)), out)
 
 
-def event_workbook_bytes(*, event: Event) -> bytes:
+def categories_csv_write(*, event: Event, out: IO[str], only: PlayerFilter | None = None) -> int:
+    """The event's ``Categories`` sheet as CSV; returns the rows."""
+    with translation.override(event.language):
+        return csv_write(categories_sheet(standings_event(event=event, only=only)), out)
+
+
+def event_workbook_bytes(*, event: Event, only: PlayerFilter | None = None) -> bytes:
     buffer = io.BytesIO()
-    event_workbook_write(event=event, out=buffer)
+    event_workbook_write(event=event, out=buffer, only=only)
     return buffer.getvalue()
 
 
-def game_workbook_bytes(*, game: Game) -> bytes:
+def game_workbook_bytes(*, game: Game, only: PlayerFilter | None = None) -> bytes:
     buffer = io.BytesIO()
-    game_workbook_write(game=game, out=buffer)
+    game_workbook_write(game=game, out=buffer, only=only)
     return buffer.getvalue()

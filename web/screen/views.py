@@ -12,12 +12,15 @@ from django.urls import reverse
 from django.utils import timezone
 
 from arbiter.selectors.screen import screen_state as screen_read
+from arbiter.selectors.standings import PlayerFilter
+from tournament.errors import ApplicationError
 from tournament.models import Event, Game
 from tournament.selectors import game_current
 from web.console.actions import game_or_404
 from web.console.board import premium_classes
 from web.i18n import event_language_activate
 from web.permissions import STAFF, event_role, event_roles
+from web.standings_filter import player_filter_label, player_filter_parse, player_filter_query
 
 # How long each page of the standings stays up when they do not fit on the screen.
 STANDINGS_PAGE_SECONDS = 8
@@ -30,16 +33,26 @@ def _event(request: HttpRequest, slug: str) -> Event:
     return event
 
 
+def _only(request: HttpRequest) -> PlayerFilter:
+    """The standings filter of the screen's address (``?series=2``: a category's screen)."""
+    try:
+        return player_filter_parse(request.GET)
+    except ApplicationError as exc:
+        raise Http404(exc.message) from None
+
+
 def _page(request: HttpRequest, event: Event, game: Game | None, state_url: str) -> HttpResponse:
     event_language_activate(request, event)
+    only = _only(request)
     return render(
         request,
         "screen/screen.html",
         {
             "event": event,
             "game": game,
-            "state_url": state_url,
+            "state_url": state_url + player_filter_query(only),
             "page_seconds": STANDINGS_PAGE_SECONDS,
+            "filter_label": player_filter_label(only),
         },
     )
 
@@ -58,14 +71,16 @@ def game_screen(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return _page(request, game.event, game, reverse("screen:game_state", args=[slug, number]))
 
 
-def _state_json(event: Event, game: Game | None) -> dict[str, Any]:
+def _state_json(
+    event: Event, game: Game | None, only: PlayerFilter | None = None
+) -> dict[str, Any]:
     base: dict[str, Any] = {
         "event": event.name,
         "warning_seconds": event.warning_seconds,
     }
     if game is None:
         return base | {"game": None}
-    state = screen_read(game=game, now=timezone.now())
+    state = screen_read(game=game, now=timezone.now(), only=only)
     r = state.round
     top = state.top
     return base | {
@@ -87,8 +102,15 @@ def _state_json(event: Event, game: Game | None) -> dict[str, Any]:
             "found": top.found,
         },
         "standings_rounds": state.standings.rounds,
+        "filter": player_filter_label(only) if only is not None else "",
         "standings": [
-            {"rank": row.rank, "name": row.name, "total": row.total, "gap": row.gap}
+            {
+                "rank": row.rank,
+                "overall_rank": row.overall_rank,
+                "name": row.name,
+                "total": row.total,
+                "gap": row.gap,
+            }
             for row in state.standings.rows
         ]
         if state.standings.rounds
@@ -101,10 +123,10 @@ def _state_json(event: Event, game: Game | None) -> dict[str, Any]:
 @event_roles(*STAFF)
 def screen_state(request: HttpRequest, slug: str) -> JsonResponse:
     event = _event(request, slug)
-    return JsonResponse(_state_json(event, game_current(event_id=event.pk)))
+    return JsonResponse(_state_json(event, game_current(event_id=event.pk), _only(request)))
 
 
 @event_roles(*STAFF)
 def game_screen_state(request: HttpRequest, slug: str, number: int) -> JsonResponse:
     game = game_or_404(slug, number)
-    return JsonResponse(_state_json(game.event, game))
+    return JsonResponse(_state_json(game.event, game, _only(request)))

@@ -124,13 +124,14 @@ def test_the_director_downloads_the_workbooks_and_the_csv_and_an_outsider_gets_4
     assert f"/events/{rehearsal.slug}/export.xlsx".encode() in page.content
     event_book = client.get(f"/events/{rehearsal.slug}/export.xlsx")
     assert event_book.status_code == 200 and "attachment" in event_book["Content-Disposition"]
-    assert len(load_workbook(io.BytesIO(event_book.content)).sheetnames) == 9
+    assert len(load_workbook(io.BytesIO(event_book.content)).sheetnames) == 10
     game_book = client.get(f"/events/{rehearsal.slug}/games/2/export.xlsx")
     assert load_workbook(io.BytesIO(game_book.content)).sheetnames == [
         "Standings",
         "Rounds",
         "Scores",
         "Slips",
+        "Categories",
     ]
     csv = client.get(f"/events/{rehearsal.slug}/standings.csv")
     assert csv.content.decode("utf-8-sig").startswith("Rank,Player,Club,Category,Total,Top %,Gap")
@@ -209,6 +210,7 @@ def test_the_export_command_writes_the_workbook_and_the_csv(
         "Rounds",
         "Scores",
         "Slips",
+        "Categories",
     ]
 
 
@@ -232,4 +234,5 @@ def test_simulate_event_writes_the_workbook_when_asked(tmp_path: Path) -> None:
         "Rounds",
         "Scores",
         "Slips",
+        "Categories",
     ]

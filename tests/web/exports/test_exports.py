@@ -54,7 +54,7 @@ def two_game_event() -> Event:
 
 def test_a_one_game_event_has_exactly_the_four_sheets(one_game_event: Event) -> None:
     wb = _open(event_workbook_bytes(event=one_game_event))
-    assert wb.sheetnames == ["Standings", "Rounds", "Scores", "Slips"]
+    assert wb.sheetnames == ["Standings", "Rounds", "Scores", "Slips", "Categories"]
 
 
 def test_the_standings_sheet_holds_the_database_totals_ranks_gaps_and_percentages(
@@ -182,6 +182,7 @@ def test_an_event_of_two_games_has_cumulative_standings_and_suffixed_game_sheets
         "Rounds G2",
         "Scores G2",
         "Slips G2",
+        "Categories",
     ]
     totals = _totals(
         Ruling.objects.filter(
@@ -205,7 +206,7 @@ def test_an_event_of_two_games_has_cumulative_standings_and_suffixed_game_sheets
 def test_a_game_workbook_has_the_games_sheets(two_game_event: Event) -> None:
     game = Game.objects.get(event=two_game_event, number=2)
     wb = _open(game_workbook_bytes(game=game))
-    assert wb.sheetnames == ["Standings", "Rounds", "Scores", "Slips"]
+    assert wb.sheetnames == ["Standings", "Rounds", "Scores", "Slips", "Categories"]
     assert _table(wb["Rounds"])[1][0][0] == 1
 
 

@@ -32,7 +32,7 @@ def sheets(event: Event) -> dict[str, list[tuple]]:
 
 def test_an_english_events_workbook_keeps_the_headers_of_the_design(played: Event) -> None:
     book = sheets(played)
-    assert list(book) == ["Standings", "Rounds", "Scores", "Slips"]
+    assert list(book) == ["Standings", "Rounds", "Scores", "Slips", "Categories"]
     assert list(book["Standings"][0][: len(STANDINGS_EN)]) == STANDINGS_EN
     assert book["Standings"][0][-1] == "Status"
     assert list(book["Rounds"][0][: len(ROUNDS_EN)]) == ROUNDS_EN
@@ -42,12 +42,12 @@ def test_a_french_events_workbook_and_csv_are_in_french(played: Event) -> None:
     played.language = "fr"
     played.save(update_fields=["language"])
     book = sheets(played)
-    assert list(book) == ["Classement", "Coups", "Scores", "Bulletins"]
+    assert list(book) == ["Classement", "Coups", "Scores", "Bulletins", "Catégories"]
     assert list(book["Classement"][0][:7]) == [
         "Rang",
         "Joueur",
         "Club",
-        "Série",
+        "Catégorie",
         "Total",
         "% du top",
         "Écart",
@@ -55,6 +55,7 @@ def test_a_french_events_workbook_and_csv_are_in_french(played: Event) -> None:
     assert list(book["Coups"][0][:6]) == ["Coup", "Tirage", "Réf.", "Mot", "Score", "Cumul"]
     assert book["Bulletins"][1][6] == "Valable"  # a ruling's label, in words
     assert book["Classement"][1][1] in {"Ann", "Bob"}  # names stay as typed
+    assert list(book["Catégories"][0][:3]) == ["Rang", "Rang général", "Joueur"]
     out = io.StringIO()
     standings_csv_write(event=played, out=out)
     header = next(csv.reader(io.StringIO(out.getvalue())))

@@ -1,0 +1,58 @@
+"""A duplicate game's top sequence as a GCG file (docs/interchange.md, section 3).
+
+Only the tops make one consistent board, so the game is written one-sided: ``#player1`` plays
+every top, ``#player2`` is a placeholder that never moves (macondo needs two players). Each
+move line gives the whole rack (leftover and new tiles, no ``+``), the position in GCG
+coordinates (rows numbered: ``8D`` across, ``I8`` down), the word with the tiles already on the
+board as ``.`` and blanks in lower case, the score and the running total. What has no GCG
+event (the players' moves, solos, warnings, penalties) goes in a ``#note`` after the move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from engine.board import Layout
+from engine.notation import to_gcg
+from engine.record import RoundRecord, placements
+
+TOP = ("top", "Top")
+ROOM = ("room", "Room")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def gcg_write(
+    rounds: Sequence[RoundRecord],
+    *,
+    layout: Layout | None = None,
+    title: str = "",
+    lexicon: str = "",
+    notes: Mapping[int, str] | None = None,
+) -> str:
+    """The top sequence of ``rounds`` (in order, from round 1) as GCG text; ``notes`` by round
+    number."""
+    lines = ["#character-encoding UTF-8"]
+    lines.append(f"#player1 {TOP[0]} {TOP[1]}")
+    lines.append(f"#player2 {ROOM[0]} {ROOM[1]}")
+    if title:
+        lines.append(f"#title {_one_line(title)}")
+    if lexicon:
+        lines.append(f"#lexicon {_one_line(lexicon)}")
+    total = 0
+    for placement in placements(rounds, layout):
+        record = placement.record
+        total += record.score
+        lines.append(
+            f">{TOP[0]}: {record.rack} {to_gcg(record.ref)} {placement.dotted} "
+            f"+{record.score} {total}"
+        )
+        note = (notes or {}).get(record.number, "")
+        if note:
+            lines.append(f"#note {_one_line(note)}")
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["gcg_write"]

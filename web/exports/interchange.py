@@ -1,0 +1,218 @@
+"""Files other tools read and write (docs/interchange.md): a game as Eliot's save game, its
+top sequence as GCG, the results for SIGLES; and a game prepared in Eliot imported as a
+pre-drawn game (a console page and an API call).
+
+Downloads: the event's staff (as the workbooks). The import: its directors (as the set-up).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.parsers import MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from arbiter.selectors.interchange import eliot_bytes, gcg_text, sigles_bytes
+from arbiter.services.interchange import GameImportError, game_import_eliot
+from engine.eliot import MAX_BYTES
+from tournament.errors import ApplicationError
+from tournament.models import Event, Game
+from tournament.sigles import KEYS
+from web.permissions import (
+    DIRECTOR,
+    STAFF,
+    AuthenticatedHttpRequest,
+    EventRolePermission,
+    event_roles,
+    event_visible_or_404,
+)
+
+XML = "application/xml; charset=utf-8"
+TEXT_UTF8 = "text/plain; charset=utf-8"
+TEXT_LATIN1 = "text/plain; charset=iso-8859-1"
+
+
+def _attachment(content: bytes, name: str, content_type: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+def _refused(request: HttpRequest, event: Event, exc: ApplicationError) -> HttpResponse:
+    messages.error(request, exc.message)
+    return redirect("console:event_detail", slug=event.slug)
+
+
+@event_roles(*STAFF)
+@require_GET
+def game_eliot(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    event = event_visible_or_404(request, slug)
+    game = get_object_or_404(Game.objects.select_related("event"), event=event, number=number)
+    try:
+        content = eliot_bytes(game)
+    except ApplicationError as exc:
+        return _refused(request, event, exc)
+    return _attachment(content, f"{event.slug}-game-{number}.xml", XML)
+
+
+@event_roles(*STAFF)
+@require_GET
+def game_gcg(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    event = event_visible_or_404(request, slug)
+    game = get_object_or_404(Game.objects.select_related("event"), event=event, number=number)
+    try:
+        content = gcg_text(game).encode("utf-8")
+    except ApplicationError as exc:
+        return _refused(request, event, exc)
+    return _attachment(content, f"{event.slug}-game-{number}.gcg", TEXT_UTF8)
+
+
+def _sigles(request: HttpRequest, event: Event, game: Game | None) -> HttpResponse:
+    key = request.GET.get("key", "table")
+    if key not in KEYS:
+        return _refused(
+            request,
+            event,
+            ApplicationError(
+                _("Unknown SIGLES key %(key)r: table or licence.") % {"key": key[:20]}
+            ),
+        )
+    try:
+        content = sigles_bytes(event=event, game=game, key=key)
+    except ApplicationError as exc:
+        return _refused(request, event, exc)
+    suffix = f"-game-{game.number}" if game is not None else ""
+    return _attachment(content, f"{event.slug}{suffix}-sigles.txt", TEXT_LATIN1)
+
+
+@event_roles(*STAFF)
+@require_GET
+def game_sigles(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    event = event_visible_or_404(request, slug)
+    return _sigles(request, event, get_object_or_404(Game, event=event, number=number))
+
+
+@event_roles(*STAFF)
+@require_GET
+def event_sigles(request: HttpRequest, slug: str) -> HttpResponse:
+    return _sigles(request, event_visible_or_404(request, slug), None)
+
+
+@event_roles(DIRECTOR)
+@require_http_methods(["GET", "POST"])
+def game_import_page(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """An Eliot save game becomes the event's next game (pre-drawn): every problem of a
+    refused file is listed with its line and element."""
+    event = event_visible_or_404(request, slug)
+    errors: list[str] = []
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        if upload is None:
+            errors = [_("Choose an Eliot save game (.xml).")]
+        elif upload.size is not None and upload.size > MAX_BYTES:
+            errors = [_("The file is larger than %(mb)d MB.") % {"mb": MAX_BYTES // (1024 * 1024)}]
+        else:
+            try:
+                game = game_import_eliot(
+                    event=event,
+                    file_name=upload.name or "",
+                    content=upload.read(),
+                    actor=request.user,
+                )
+            except GameImportError as exc:
+                errors = [exc.message, *(str(p) for p in exc.problems)]
+            except ApplicationError as exc:
+                errors = [exc.message]
+            else:
+                rounds = len((game.predrawn or {}).get("rounds", []))
+                messages.success(
+                    request,
+                    _("Game %(number)d is added: %(rounds)d pre-drawn rounds.")
+                    % {"number": game.number, "rounds": rounds},
+                )
+                return redirect("console:event_detail", slug=slug)
+    return render(
+        request,
+        "console/game_import.html",
+        {"event": event, "errors": errors, "max_mb": MAX_BYTES // (1024 * 1024)},
+        status=400 if errors else 200,
+    )
+
+
+_IMPORTED = inline_serializer(
+    "GameImported",
+    {
+        "number": serializers.IntegerField(),
+        "rounds": serializers.IntegerField(),
+        "top_total": serializers.IntegerField(),
+    },
+)
+_REFUSED = inline_serializer(
+    "GameImportRefused",
+    {
+        "detail": serializers.CharField(),
+        "code": serializers.CharField(),
+        "errors": serializers.ListField(child=serializers.DictField()),
+    },
+)
+
+
+class GameImportApi(APIView):
+    """POST an Eliot save game (multipart, field ``file``): the event's next game, pre-drawn."""
+
+    permission_classes = [EventRolePermission]
+    event_roles = (DIRECTOR,)
+    parser_classes = [MultiPartParser]
+
+    @extend_schema(
+        operation_id="event_game_import_eliot",
+        summary="Import an Eliot save game as the event's next (pre-drawn) game",
+        request={
+            "multipart/form-data": inline_serializer(
+                "GameImportFile", {"file": serializers.FileField()}
+            )
+        },
+        responses={
+            201: _IMPORTED,
+            400: OpenApiResponse(_REFUSED, description="Refused: every problem, with its line."),
+        },
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        event = event_visible_or_404(request, slug)
+        upload = request.FILES.get("file")
+        if upload is None:
+            return Response(
+                {"detail": _("Send the file as the multipart field 'file'."), "code": "no_file"},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        if upload.size is not None and upload.size > MAX_BYTES:
+            return Response(
+                {
+                    "detail": _("The file is larger than %(mb)d MB.")
+                    % {"mb": MAX_BYTES // (1024 * 1024)},
+                    "code": "too_large",
+                },
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        game = game_import_eliot(
+            event=event,
+            file_name=upload.name or "",
+            content=upload.read(),
+            actor=request.user,  # type: ignore[arg-type]
+        )
+        document = game.predrawn or {}
+        return Response(
+            {
+                "number": game.number,
+                "rounds": len(document.get("rounds", [])),
+                "top_total": document.get("total", 0),
+            },
+            status=status.HTTP_201_CREATED,
+        )
