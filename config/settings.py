@@ -97,6 +97,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",  # staff's personal API tokens (the director API, scripts)
     "drf_spectacular",
     "tournament",
     "arbiter",
@@ -230,8 +231,11 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
+    # Staff: the console's session, or a personal token ("Authorization: Token <key>",
+    # manage.py drf_create_token <username>) for scripts. The player API has its own.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # Per player token (web.api.throttling): a phone polls the state every ~2 s.

@@ -31,6 +31,8 @@ RUN = re.compile(r"^(\.venv/bin/\S+|(echo|printf) .*\| \.venv/bin/\S+)")
 NOT_RUN = {
     "make": re.compile(r"^(\S+=\S+ )*make (run|run-lan|test)\b"),
     "curl": re.compile(r"^curl "),
+    # A server must be running: tests/web/api/test_director_api.py runs it against one.
+    "server": re.compile(r"^\.venv/bin/python examples/api_round\.py "),
 }
 COMMENT = re.compile(r"\s{2,}#.*$")
 # A Python warning ("RuntimeWarning: ..."), a log line's level, a traceback.
@@ -78,12 +80,12 @@ def examples(readme: str) -> tuple[list[list[Example]], list[tuple[str, int, str
             command = COMMENT.sub("", line).strip()
             if command.startswith("export "):
                 env |= dict(word.split("=", 1) for word in shlex.split(command)[1:])
+                continue
+            kind = next((k for k, pattern in NOT_RUN.items() if pattern.match(command)), None)
+            if kind is not None:
+                skipped.append((kind, number, command))
             elif RUN.match(command):
                 runs.append(Example(readme, number, command, dict(env)))
-            else:
-                kind = next((k for k, pattern in NOT_RUN.items() if pattern.match(command)), None)
-                if kind is not None:
-                    skipped.append((kind, number, command))
         if runs:
             run.append(runs)
     return run, skipped
@@ -107,6 +109,8 @@ SHAPES = {
     r"simulate_event .* --json$": r'\A\{"event": \d+, .*"players": 12, "games": 1, ',
     r"collectstatic --noinput$": r"^\d+ static files? copied",
     r"createsuperuser .*--noinput$": r"\ASuperuser created successfully\.\n\Z",
+    r"manage.py migrate --verbosity 0$": r"\A\Z",  # nothing said
+    r"drf_create_token scripts$": r"\AGenerated token [0-9a-f]{40} for user scripts\n\Z",
     r"gunicorn config.wsgi .* --check-config$": r"\A\Z",  # exit 0 and nothing said
     r"celery -A config (worker|beat) .* --help$": r"\AUsage: celery (worker|beat) ",
 }

@@ -30,7 +30,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponseBase
-from rest_framework.permissions import BasePermission
+from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.request import Request
 
 from tournament.models import Event, EventRole
@@ -118,6 +118,10 @@ def public(view: View) -> View:
     """View decorator: anyone; the view checks its own secret (a player's token)."""
     view.access = "public"  # type: ignore[attr-defined]
     return view
+
+
+class SignedIn(IsAuthenticated):
+    """The API's ``signed_in``: any account (what it sees is what it has a role in)."""
 
 
 class EventRolePermission(BasePermission):

@@ -21,7 +21,7 @@ from tournament.models import Event, EventRole, ExportJob, Player
 from tournament.services.invitations import invitation_create
 from web.api.views import IsPlayer
 from web.console.actions import ACTIONS
-from web.permissions import EventRolePermission
+from web.permissions import EventRolePermission, SignedIn
 
 pytestmark = pytest.mark.django_db
 
@@ -93,6 +93,13 @@ ROUTES: dict[str, tuple[str, frozenset[str]]] = {
     "play_api:standings": ("GET", PLAYERS),
     "play_api:submissions": ("POST", PLAYERS),
     "staff_api:action": ("POST", STAFF),
+    "staff_api:events": ("GET", SIGNED_IN),  # each sees the events they have a role in
+    "staff_api:event": ("GET", STAFF),  # PATCH: directors (tests/web/api/test_director_api)
+    "staff_api:games": ("GET", STAFF),  # POST: directors (tests/web/api/test_director_api)
+    "staff_api:game": ("GET", STAFF),
+    "staff_api:game_action": ("POST", STAFF),  # each action's own roles, as staff_api:action
+    "staff_api:game_standings": ("GET", STAFF),
+    "staff_api:standings": ("GET", STAFF),
     "staff_api:invitations": ("POST", DIRECTORS),  # GET too: tests/web/api/test_staff_events
     "staff_api:invitation_revoke": ("POST", DIRECTORS),
     "staff_api:staff": ("GET", DIRECTORS),
@@ -249,7 +256,7 @@ def test_every_view_declares_who_may_call_it() -> None:
         view_class = getattr(view, "view_class", None)
         if view_class is not None and hasattr(view_class, "permission_classes"):
             rules = set(view_class.permission_classes)
-            assert rules & {EventRolePermission, IsPlayer}, f"{name}: no role permission"
+            assert rules & {EventRolePermission, IsPlayer, SignedIn}, f"{name}: no role permission"
         else:
             assert getattr(view, "access", None), f"{name}: no web.permissions decorator"
 
@@ -274,10 +281,11 @@ def test_each_action_lets_in_exactly_the_roles_of_the_table(world: World, action
     client = world.client(persona)
     args = [world.event.slug, world.game.number, action]
     page = call(client, "POST", reverse("console:action", args=args), {"reason": "walk"})
-    api = client.post(
-        reverse("staff_api:action", args=args), {"reason": "walk"}, content_type="application/json"
-    )
-    for response in (page, api):
+    apis = [
+        client.post(reverse(name, args=args), {"reason": "walk"}, content_type="application/json")
+        for name in ("staff_api:action", "staff_api:game_action")
+    ]
+    for response in (page, *apis):
         assert allowed(response) == (persona in ACTION_ROLES[action]), (
             f"{persona} {action}: {response.status_code} {response.content[:200]!r}"
         )

@@ -4,6 +4,8 @@ actions on an event's accounts, players and closing are in ``web.api.staff_event
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
@@ -23,44 +25,45 @@ def _int_field(key: str) -> serializers.IntegerField:
     )
 
 
+# The schema of a game's action, at either address (here, and web.api.director's).
+ACTION_SCHEMA: dict[str, Any] = dict(
+    summary="A director's or arbiter's action on a game: draw, rack, open, extend, pause, "
+    "resume, close, publish, annul, choose_top, amend, slip",
+    parameters=[
+        OpenApiParameter("action", str, OpenApiParameter.PATH, enum=sorted(ACTIONS)),
+    ],
+    request=inline_serializer(
+        name="StaffAction",
+        fields={
+            "rack": serializers.CharField(required=False, max_length=TEXT["rack"]),
+            "seconds": _int_field("seconds"),
+            "reason": serializers.CharField(required=False, max_length=TEXT["reason"]),
+            "ref": serializers.CharField(required=False, max_length=TEXT["ref"]),
+            "word": serializers.CharField(required=False, max_length=TEXT["word"]),
+            "ruling": _int_field("ruling"),
+            "points": _int_field("points"),
+            "penalty": _int_field("penalty"),
+            "code": serializers.CharField(required=False, max_length=TEXT["code"]),
+            "table": _int_field("table"),
+            "score": _int_field("score"),
+            "check": serializers.BooleanField(required=False),
+            "late": serializers.BooleanField(required=False),
+        },
+    ),
+    responses={
+        200: inline_serializer(name="StaffActionDone", fields={"detail": serializers.CharField()})
+    },
+)
+
+
 class StaffGameActionView(APIView):
     """``POST /api/v1/staff/events/<slug>/games/<n>/<action>``: every console action as a staff
-    API call (session or basic authentication); answers ``{"detail": what happened}``."""
+    API call (session or personal token); answers ``{"detail": what happened}``."""
 
     permission_classes = [EventRolePermission]
     event_roles = STAFF  # and each action its own (``actions.ACTIONS``)
 
-    @extend_schema(
-        operation_id="staff_game_action",
-        summary="A director's or arbiter's action on a game: draw, rack, open, extend, pause, "
-        "resume, close, publish, annul, choose_top, amend, slip",
-        parameters=[
-            OpenApiParameter("action", str, OpenApiParameter.PATH, enum=sorted(ACTIONS)),
-        ],
-        request=inline_serializer(
-            name="StaffAction",
-            fields={
-                "rack": serializers.CharField(required=False, max_length=TEXT["rack"]),
-                "seconds": _int_field("seconds"),
-                "reason": serializers.CharField(required=False, max_length=TEXT["reason"]),
-                "ref": serializers.CharField(required=False, max_length=TEXT["ref"]),
-                "word": serializers.CharField(required=False, max_length=TEXT["word"]),
-                "ruling": _int_field("ruling"),
-                "points": _int_field("points"),
-                "penalty": _int_field("penalty"),
-                "code": serializers.CharField(required=False, max_length=TEXT["code"]),
-                "table": _int_field("table"),
-                "score": _int_field("score"),
-                "check": serializers.BooleanField(required=False),
-                "late": serializers.BooleanField(required=False),
-            },
-        ),
-        responses={
-            200: inline_serializer(
-                name="StaffActionDone", fields={"detail": serializers.CharField()}
-            )
-        },
-    )
+    @extend_schema(operation_id="staff_game_action", **ACTION_SCHEMA)
     def post(self, request: Request, slug: str, number: int, action: str) -> Response:
         user = request.user
         if not user.is_authenticated:  # IsAuthenticated has turned anonymous callers away

@@ -1,11 +1,13 @@
-"""The v1 API: the player endpoints (``play_api``) and the staff actions (``staff_api``): a
-game's, and the director's on the event's accounts, players and closing (``staff_events``)."""
+"""The v1 API: the player endpoints (``play_api``) and the staff's (``staff_api``): the director
+API's events, games, game actions and standings (``director``), the director's actions on the
+event's accounts, players and closing (``staff_events``), and a game's actions at their first
+address (``staff``)."""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from web.api import staff, staff_events, views
+from web.api import director, staff, staff_events, views
 
 play_patterns = [
     path("play/state", views.PlayStateView.as_view(), name="state"),
@@ -14,6 +16,21 @@ play_patterns = [
 ]
 
 staff_patterns = [
+    path("events", director.EventsView.as_view(), name="events"),
+    path("events/<slug:slug>", director.EventView.as_view(), name="event"),
+    path("events/<slug:slug>/games", director.GamesView.as_view(), name="games"),
+    path("events/<slug:slug>/games/<int:number>", director.GameView.as_view(), name="game"),
+    path(
+        "events/<slug:slug>/games/<int:number>/standings",
+        director.GameStandingsView.as_view(),
+        name="game_standings",
+    ),
+    path(
+        "events/<slug:slug>/games/<int:number>/<str:action>",
+        director.GameActionView.as_view(),
+        name="game_action",
+    ),
+    path("events/<slug:slug>/standings", director.EventStandingsView.as_view(), name="standings"),
     path(
         "staff/events/<slug:slug>/games/<int:number>/<str:action>",
         staff.StaffGameActionView.as_view(),

@@ -1,0 +1,371 @@
+"""The director API (issue 16.5): the console's events, games, game actions, standings and
+workbook as JSON calls under ``/api/v1/events/``, for scripts and other programs.
+
+| call | who | what |
+|---|---|---|
+| ``GET /api/v1/events`` | signed in | the events one has a role in (every event: superuser) |
+| ``POST /api/v1/events`` | signed in | a new event (its creator directs it) |
+| ``GET /api/v1/events/<slug>`` | staff | the event and its rules policy |
+| ``PATCH /api/v1/events/<slug>`` | director | some rules of the policy |
+| ``GET /api/v1/events/<slug>/games`` | staff | its games |
+| ``POST /api/v1/events/<slug>/games`` | director | the next game, a random draw |
+| ``GET /api/v1/events/<slug>/games/<n>`` | staff | the game now: round, rack, clock, slips |
+| ``POST /api/v1/events/<slug>/games/<n>/<action>`` | per action | the console's actions |
+| ``GET /api/v1/events/<slug>/standings`` | staff | the event's standings (a category's) |
+| ``GET /api/v1/events/<slug>/games/<n>/standings`` | staff | a game's |
+
+The event's workbook is ``GET /api/v1/events/<slug>/export`` (``web.exports.views``).
+Who may do what is docs/design.md's "Roles" table; every change is the console's own service
+(forms included), so it is checked, refused and audited alike. Authentication: the console's
+session (unsafe methods carry the CSRF token) or a personal token, ``Authorization: Token
+<key>`` (DRF's ``authtoken``: ``manage.py drf_create_token <username>``, or the account's
+"API token" page). A refusal is ``{"detail": ..., "code": ...}`` (``web.api.errors``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.forms.models import model_to_dict
+from django.utils import timezone
+from django.utils.translation import gettext
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import exceptions, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from arbiter.selectors.console import console_state
+from arbiter.selectors.standings import (
+    PlayerFilter,
+    StandingRow,
+    Standings,
+    standings_event,
+    standings_game,
+)
+from tournament.errors import ApplicationError
+from tournament.models import Event, Game
+from tournament.selectors import event_list_visible
+from tournament.services.events import POLICY_FIELDS, event_create, event_policy_update
+from tournament.services.games import game_create
+from web.api.serializers import Shape, StaffErrorSerializer
+from web.api.staff import ACTION_SCHEMA, StaffGameActionView
+from web.console.actions import game_or_404
+from web.console.forms import EventForm, PolicyForm
+from web.console.setup import form_error, readable
+from web.permissions import (
+    DIRECTOR,
+    STAFF,
+    EventRolePermission,
+    SignedIn,
+    event_access,
+    event_role,
+)
+from web.standings_filter import PARAMETERS, player_filter_parse
+
+_ERRORS = {
+    400: OpenApiResponse(StaffErrorSerializer, description="Refused: the detail says why."),
+    403: OpenApiResponse(StaffErrorSerializer, description="Not signed in, or not the role."),
+    404: OpenApiResponse(StaffErrorSerializer, description="No such event (or no role in it)."),
+}
+_FILTER = [
+    OpenApiParameter(name, OpenApiTypes.STR, OpenApiParameter.QUERY, required=False)
+    for name in PARAMETERS
+]
+
+
+def _signed_in(request: Request) -> User:
+    user = request.user
+    if not isinstance(user, User) or not user.is_authenticated:
+        raise exceptions.NotAuthenticated()
+    return user
+
+
+def _event(request: Request, slug: str, roles: tuple[str, ...]) -> tuple[User, Event]:
+    """The caller and the event ``slug``, when the caller holds one of ``roles`` in it."""
+    user = _signed_in(request)
+    event_access(user, slug, roles)
+    return user, Event.objects.get(slug=slug)
+
+
+def _form_data(request: Request, allowed: tuple[str, ...]) -> dict[str, Any]:
+    """The body's fields, each one the call takes; a field it does not take is refused."""
+    data = request.data
+    if not isinstance(data, Mapping):
+        raise ApplicationError(gettext("The body must be a JSON object."), data={"code": "invalid"})
+    unknown = sorted(set(data) - set(allowed))
+    if unknown:
+        raise ApplicationError(
+            gettext("Not a field of this call: %(fields)s.") % {"fields": ", ".join(unknown)},
+            data={"code": "unknown_field"},
+        )
+    return dict(data)
+
+
+def _refused(form: Any) -> ApplicationError:
+    return ApplicationError(readable(form_error(form)), data={"code": "invalid"})
+
+
+def _event_json(event: Event, role: str | None) -> Shape:
+    return {
+        "slug": event.slug,
+        "name": event.name,
+        "starts_on": event.starts_on,
+        "venue": event.venue,
+        "status": event.status,
+        "closed": event.is_closed,
+        "role": role,
+        "policy": {name: getattr(event, name) for name in POLICY_FIELDS},
+    }
+
+
+def _game_json(game: Game) -> Shape:
+    return {
+        "number": game.number,
+        "status": game.status,
+        "source": game.source,
+        "seed": game.seed,
+        "tile_set": game.tile_set,
+        "lexicon": game.lexicon,
+        "board_layout": game.board_layout,
+        "end_reason": game.end_reason,
+    }
+
+
+def _moment(at: datetime | None) -> datetime | None:
+    return None if at is None else timezone.localtime(at)
+
+
+def _row_json(row: StandingRow) -> Shape:
+    return {
+        "rank": row.rank,
+        "overall_rank": row.overall_rank,
+        "player": row.player_id,
+        "name": row.name,
+        "club": row.club,
+        "category": row.category,
+        "licence": row.licence,
+        "series": row.series,
+        "age_category": row.age_category,
+        "table": row.table,
+        "total": row.total,
+        "gap": row.gap,
+        "top_pct": row.top_pct,
+        "tops": row.tops,
+        "solos": row.solos,
+        "warnings": row.warnings,
+        "penalties": row.penalties,
+        "withdrawn": row.withdrawn,
+    }
+
+
+def _standings_json(standings: Standings, only: PlayerFilter) -> Shape:
+    return {
+        "rounds": standings.rounds,
+        "top_total": standings.top_total,
+        "filter": {name: getattr(only, name) for name in PARAMETERS},
+        "rows": [_row_json(row) for row in standings.rows],
+    }
+
+
+def _only(request: Request) -> PlayerFilter:
+    """The standings filter of the query string (``?series=2``), refused with the reason."""
+    return player_filter_parse({k: str(v) for k, v in request.query_params.items()})
+
+
+class _Object(serializers.Serializer[Shape]):
+    """An answer documented in this module's table (the schema names the call)."""
+
+
+class EventsView(APIView):
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        operation_id="events_list",
+        summary="The events the caller has a role in (every event, for a superuser)",
+        responses={200: _Object(many=True), **_ERRORS},
+    )
+    def get(self, request: Request) -> Response:
+        user = _signed_in(request)
+        return Response(
+            [_event_json(e, event_role(user, e)) for e in event_list_visible(user=user)]
+        )
+
+    @extend_schema(
+        operation_id="events_create",
+        summary="A new event, directed by its creator: name, starts_on, venue and any rule",
+        request=_Object,
+        responses={201: _Object, **_ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        user = _signed_in(request)
+        data = _form_data(request, EventForm.event_fields)
+        defaults = model_to_dict(Event(), fields=POLICY_FIELDS)
+        form = EventForm({**defaults, **data})
+        if not form.is_valid():
+            raise _refused(form)
+        try:
+            event = event_create(
+                name=form.cleaned_data["name"],
+                starts_on=form.cleaned_data["starts_on"],
+                venue=form.cleaned_data.get("venue", ""),
+                actor=user,
+                **{f: form.cleaned_data[f] for f in POLICY_FIELDS},
+            )
+        except ApplicationError as exc:
+            raise ApplicationError(readable(exc.message), data=exc.data) from None
+        return Response(_event_json(event, DIRECTOR), status=status.HTTP_201_CREATED)
+
+
+class EventView(APIView):
+    permission_classes = [EventRolePermission]
+    event_roles = STAFF
+
+    @extend_schema(
+        operation_id="event_read",
+        summary="The event and its rules policy",
+        responses={200: _Object, **_ERRORS},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        user, event = _event(request, slug, STAFF)
+        return Response(_event_json(event, event_role(user, event)))
+
+    @extend_schema(
+        operation_id="event_policy_update",
+        summary="Change some rules of the policy (directors); the others stay",
+        request=_Object,
+        responses={200: _Object, **_ERRORS},
+    )
+    def patch(self, request: Request, slug: str) -> Response:
+        user, event = _event(request, slug, (DIRECTOR,))
+        data = _form_data(request, POLICY_FIELDS)
+        form = PolicyForm({**model_to_dict(event, fields=POLICY_FIELDS), **data}, instance=event)
+        if not form.is_valid():
+            raise _refused(form)
+        try:
+            event = event_policy_update(
+                event=event, actor=user, **{f: form.cleaned_data[f] for f in data}
+            )
+        except ApplicationError as exc:
+            raise ApplicationError(readable(exc.message), data=exc.data) from None
+        return Response(_event_json(event, event_role(user, event)))
+
+
+class GamesView(APIView):
+    permission_classes = [EventRolePermission]
+    event_roles = STAFF
+
+    @extend_schema(
+        operation_id="event_games_list",
+        summary="The event's games, by number",
+        responses={200: _Object(many=True), **_ERRORS},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        _, event = _event(request, slug, STAFF)
+        return Response([_game_json(g) for g in event.games.order_by("number")])
+
+    @extend_schema(
+        operation_id="event_games_create",
+        summary="The event's next game, a random draw (directors): {'seed': n} replays one",
+        request=_Object,
+        responses={201: _Object, **_ERRORS},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        user, event = _event(request, slug, (DIRECTOR,))
+        data = _form_data(request, ("seed",))
+        seed = data.get("seed")
+        if seed is not None and (
+            isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32
+        ):
+            raise ApplicationError(
+                gettext("The seed is a whole number from 0 to 4294967295."),
+                data={"code": "invalid"},
+            )
+        game = game_create(event=event, actor=user, seed=seed)
+        return Response(_game_json(game), status=status.HTTP_201_CREATED)
+
+
+class GameView(APIView):
+    permission_classes = [EventRolePermission]
+    event_roles = STAFF
+
+    @extend_schema(
+        operation_id="event_game_read",
+        summary="The game now: its round (rack, status, clock), who has handed in a slip",
+        responses={200: _Object, **_ERRORS},
+    )
+    def get(self, request: Request, slug: str, number: int) -> Response:
+        _event(request, slug, STAFF)
+        game = game_or_404(slug, number)
+        state = console_state(game=game, now=timezone.now())
+        r = state.round
+        return Response(
+            _game_json(game)
+            | {
+                "round": None
+                if r is None
+                else {
+                    "number": r.number,
+                    "status": r.status,
+                    "rack": r.rack,
+                    "rack_shown": state.rack_shown,
+                    "opened_at": _moment(r.opened_at),
+                    "deadline": _moment(r.deadline),
+                    "paused": r.is_paused,
+                    "remaining_seconds": state.remaining,
+                    "tops_ready": r.tops_ready_at is not None,
+                    "played": {"ref": r.played_ref, "word": r.played_word, "score": r.played_score}
+                    if r.played_word
+                    else None,
+                },
+                "players": state.players,
+                "slips": state.slips,
+                "missing": [{"table": p.table, "name": p.name} for p in state.missing],
+            }
+        )
+
+
+class GameActionView(StaffGameActionView):
+    """``POST /api/v1/events/<slug>/games/<n>/<action>``: the staff API's game actions at the
+    director API's address (``/api/v1/staff/events/...`` stays, for the programs that use it)."""
+
+    @extend_schema(operation_id="event_game_action", **ACTION_SCHEMA)
+    def post(self, request: Request, slug: str, number: int, action: str) -> Response:
+        return super().post(request, slug, number, action)
+
+
+class EventStandingsView(APIView):
+    permission_classes = [EventRolePermission]
+    event_roles = STAFF
+
+    @extend_schema(
+        operation_id="event_standings",
+        summary="The event's standings (published rounds), a category's with the filter",
+        parameters=_FILTER,
+        responses={200: _Object, **_ERRORS},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        _, event = _event(request, slug, STAFF)
+        only = _only(request)
+        return Response(_standings_json(standings_event(event=event, only=only), only))
+
+
+class GameStandingsView(APIView):
+    permission_classes = [EventRolePermission]
+    event_roles = STAFF
+
+    @extend_schema(
+        operation_id="event_game_standings",
+        summary="A game's standings (published rounds), a category's with the filter",
+        parameters=_FILTER,
+        responses={200: _Object, **_ERRORS},
+    )
+    def get(self, request: Request, slug: str, number: int) -> Response:
+        _event(request, slug, STAFF)
+        game = game_or_404(slug, number)
+        only = _only(request)
+        return Response(_standings_json(standings_game(game=game, only=only), only))
