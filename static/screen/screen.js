@@ -117,6 +117,7 @@
 
   function render(data) {
     el("title").textContent = data.event;
+    el("lexicon").textContent = data.lexicon ? data.lexicon.label : "";
     if (!data.game) { el("sub").textContent = "Waiting for the first game"; return; }
     el("sub").textContent = "Game " + data.game + (data.round ? " · round " + data.round : "") +
       (data.finished ? " · " + (data.end_reason || "finished") : "");

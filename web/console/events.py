@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from arbiter.state import lexicon_info
 from tournament.selectors import event_list_visible, event_status
 from web.permissions import STAFF, event_role, event_roles, event_visible_or_404, signed_in
 
@@ -28,5 +29,6 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "players": event.players.all(),
             "games": event.games.all(),
             "role": event_role(request.user, event),
+            "lexicon": lexicon_info(event.lexicon),
         },
     )
