@@ -15,7 +15,17 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from tournament.models import AuditEntry, Event, EventRole, Game, Player, Round, Ruling, Submission
+from tournament.models import (
+    AuditEntry,
+    Event,
+    EventRole,
+    Game,
+    Player,
+    Round,
+    Ruling,
+    Submission,
+    WordList,
+)
 from tournament.services import audit_record, player_token_reissue
 
 
@@ -234,6 +244,25 @@ class AuditEntryAdmin(admin.ModelAdmin):
     search_fields = ["action", "actor_name", "event__name"]
     list_select_related = ["event", "game", "round"]
     date_hierarchy = "at"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(WordList)
+class WordListAdmin(admin.ModelAdmin):
+    """Read-only: a list is uploaded from an event's set-up and compiled by a worker; events name
+    it (``upload:<id>``), so it is never deleted under them."""
+
+    list_display = ["name", "tile_set", "words", "status", "progress", "uploaded_by", "uploaded_at"]
+    list_filter = ["status", "tile_set"]
+    search_fields = ["name", "sha256"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
