@@ -166,3 +166,23 @@ def test_an_english_workbook_names_enable_with_its_size(event) -> None:
     words = Lexicon.load().words
     assert props == {"Word list": "enable", "Words": words}
     assert book.properties.subject == f"word list enable ({words:,} words)"
+
+
+def test_the_event_form_offers_the_tile_sets_and_the_boards_and_games_copy_them(
+    client_for, director
+) -> None:
+    client = client_for(director)
+    page = client.get(reverse("console:event_new")).content.decode()
+    for value in ("en", "fr", "standard", "tl-centre"):
+        assert f'<option value="{value}"' in page
+    response = client.post(
+        reverse("console:event_new"),
+        {"name": "Nuit du Scrabble", "starts_on": "2026-12-01", **POLICY, "tile_set": "fr"}
+        | {"board_layout": "tl-centre"},
+        follow=True,
+    )
+    event = Event.objects.get(name="Nuit du Scrabble")
+    assert (event.tile_set, event.board_layout) == ("fr", "tl-centre"), said(response)
+    post(client, event, "game", source="random")
+    game = event.games.get()
+    assert (game.tile_set, game.board_layout, game.lexicon) == ("fr", "tl-centre", "enable")
