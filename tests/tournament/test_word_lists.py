@@ -88,7 +88,7 @@ def test_lines_outside_the_tile_set_are_listed_with_their_numbers_first_twenty_a
         upload("\n".join(lines).encode())
     message = caught.value.message
     assert message.startswith(
-        "27 lines of the word list are not words of the French (102 tiles) tiles"
+        "27 lines of the word list are not words of the tile set French (102 tiles)"
     )
     assert "line 2: 'søster' ('Ø'); line 3: 'arc-en-ciel' ('-'); line 5: 'mot0' ('0')" in message
     assert "line 22: 'mot17' ('1')" in message and "line 23:" not in message

@@ -92,9 +92,9 @@ def _refusal(exc: WordListError, tile_set: str) -> ApplicationError:
     more = exc.count - len(exc.lines)
     return ApplicationError(
         ngettext(
-            "%(count)s line of the word list is not a word of the %(tiles)s tiles "
+            "%(count)s line of the word list is not a word of the tile set %(tiles)s "
             "(accents are folded: É is E, Œ is OE): %(lines)s",
-            "%(count)s lines of the word list are not words of the %(tiles)s tiles "
+            "%(count)s lines of the word list are not words of the tile set %(tiles)s "
             "(accents are folded: É is E, Œ is OE): %(lines)s",
             exc.count,
         )

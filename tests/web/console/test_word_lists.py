@@ -93,7 +93,10 @@ def test_a_second_upload_of_the_same_file_plays_the_list_compiled_before(
     [
         ("été\n".encode("latin-1"), "The word list is not UTF-8 text: line 1"),
         (b"", "The word list is empty"),  # the form says it first: "The submitted file is empty."
-        ("chien\nl'école\n".encode(), "1 line of the word list is not a word of the French"),
+        (
+            "chien\nl'école\n".encode(),
+            "1 line of the word list is not a word of the tile set French",
+        ),
     ],
 )
 def test_a_bad_file_is_refused_on_the_page_and_the_event_keeps_its_list(
