@@ -235,8 +235,21 @@ class RulingAdmin(admin.ModelAdmin):
     raw_id_fields = ["round", "player", "submission"]
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows the admin shows but never adds, changes or deletes."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(ReadOnlyAdmin):
     """Read-only: the log is append-only."""
 
     list_display = ["at", "action", "event", "actor_name", "game", "round"]
@@ -245,30 +258,12 @@ class AuditEntryAdmin(admin.ModelAdmin):
     list_select_related = ["event", "game", "round"]
     date_hierarchy = "at"
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
 
 @admin.register(WordList)
-class WordListAdmin(admin.ModelAdmin):
+class WordListAdmin(ReadOnlyAdmin):
     """Read-only: a list is uploaded from an event's set-up and compiled by a worker; events name
     it (``upload:<id>``), so it is never deleted under them."""
 
     list_display = ["name", "tile_set", "words", "status", "progress", "uploaded_by", "uploaded_at"]
     list_filter = ["status", "tile_set"]
     search_fields = ["name", "sha256"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

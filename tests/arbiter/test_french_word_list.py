@@ -4,7 +4,6 @@ then a slip with a French word is ruled against that list and scored on the even
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 
 import pytest
 
@@ -12,19 +11,13 @@ from arbiter.services import clock, racks
 from arbiter.services.slips import slip_submit
 from tests.arbiter.conftest import T0, finish_round
 from tests.factories import EventFactory, GameFactory, PlayerFactory, RoundFactory
+from tests.tournament.test_word_lists import FRENCH
+from tests.tournament.test_word_lists import _folders as _folders  # autouse: tmp folders
 from tournament.errors import ApplicationError
 from tournament.models import Game, Round, Ruling, WordList
 from tournament.services.word_lists import word_list_compile, word_list_upload
 
 pytestmark = pytest.mark.django_db
-
-FRENCH = Path(__file__).resolve().parent.parent / "data" / "fr-words.txt"
-
-
-@pytest.fixture(autouse=True)
-def _folders(settings, tmp_path: Path, monkeypatch) -> None:
-    settings.WORD_LISTS_DIR = tmp_path / "wordlists"
-    monkeypatch.setenv("DUPLICATE_ENGINE_CACHE", str(tmp_path / "cache"))
 
 
 @pytest.fixture
