@@ -8,10 +8,12 @@ memory between requests or tasks.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any, cast
 
 from django.conf import settings
-from django.utils.translation import gettext
+from django.utils.formats import number_format
+from django.utils.translation import gettext, ngettext
 
 from arbiter.rules import Policy
 from engine.board import Board, Layout
@@ -23,23 +25,97 @@ from engine.record import GameDocument, RoundRecord
 from engine.replay import replay, replay_rounds
 from engine.tiles import TileSet
 from tournament.errors import ApplicationError
-from tournament.models import Event, Game, Round
+from tournament.models import Event, Game, Round, WordList
+
+
+def _word_list_ready(name: str) -> WordList | None:
+    """The uploaded list an event's ``lexicon`` names (``upload:<id>``), once it is compiled;
+    None for a list on the server (``settings.LEXICONS``)."""
+    if name in settings.LEXICONS:
+        return None
+    list_id = WordList.id_of(name)
+    word_list = None if list_id is None else WordList.objects.filter(pk=list_id).first()
+    if word_list is None:
+        raise ApplicationError(
+            gettext("Lexicon %(name)r is not configured: known lexicons are %(known)s.")
+            % {"name": name, "known": ", ".join(sorted(settings.LEXICONS))}
+        )
+    if word_list.status == WordList.Status.FAILED:
+        raise ApplicationError(
+            gettext(
+                "The word list %(name)s could not be compiled (%(reason)s): upload it again "
+                "or choose another list in the set-up."
+            )
+            % {"name": word_list.name, "reason": word_list.message}
+        )
+    if not word_list.is_ready:
+        raise ApplicationError(
+            gettext(
+                "The word list %(name)s is not compiled yet (%(progress)s%%): a round can "
+                "start once it is ready (the set-up page shows its progress)."
+            )
+            % {"name": word_list.name, "progress": word_list.progress}
+        )
+    return word_list
+
+
+def lexicon_require_ready(name: str) -> None:
+    """Refuse (``ApplicationError``) a lexicon that cannot be played yet: an uploaded list not
+    compiled (or failed), or a name that is no list at all."""
+    _word_list_ready(name)
 
 
 def lexicon_for(name: str) -> Lexicon:
-    """The lexicon an event names: ``enable`` (shipped) or one configured in settings.LEXICONS."""
-    path = settings.LEXICONS.get(name)
-    if path is None:
-        raise ApplicationError(
-            gettext("Lexicon '%(name)s' is not configured: known lexicons are %(known)s.")
-            % {"name": name, "known": ", ".join(sorted(settings.LEXICONS))}
-        )
+    """The lexicon an event names: ``enable`` (shipped), one configured in settings.LEXICONS, or
+    a list a director uploaded (``upload:<id>``, compiled by a worker: refused until then)."""
+    word_list = _word_list_ready(name)
+    source = str(word_list.path) if word_list is not None else settings.LEXICONS[name] or DEFAULT
     try:
-        return Lexicon.load(path or DEFAULT)
+        return Lexicon.load(source)
     except EngineError as exc:
         raise ApplicationError(
             gettext("Lexicon '%(name)s' cannot be loaded: %(exc)s") % {"name": name, "exc": exc}
         ) from None
+
+
+@dataclass(frozen=True)
+class LexiconInfo:
+    """What an event's lexicon is called and holds, for the pages and the exports."""
+
+    name: str
+    words: int | None  # None while an uploaded list compiles, or if a server list cannot load
+    status: str  # a WordList status; "ready" for a list on the server
+    progress: int
+    message: str = ""  # an uploaded list's: the compile's step, what it left out, or why it failed
+
+    @property
+    def label(self) -> str:
+        """``word list ODS (411,430 words)``, as the pages, the screen and the exports say it."""
+        if self.words is None:
+            return gettext("word list %(name)s") % {"name": self.name}
+        return ngettext(
+            "word list %(name)s (%(words)s word)",
+            "word list %(name)s (%(words)s words)",
+            self.words,
+        ) % {"name": self.name, "words": number_format(self.words, force_grouping=True)}
+
+
+def lexicon_info(name: str) -> LexiconInfo:
+    """The name and word count of the list an event's (or a game's) ``lexicon`` names. A list
+    on the server is loaded for its count (from the disk cache; once per process)."""
+    if name in settings.LEXICONS:
+        try:
+            words: int | None = lexicon_for(name).words
+        except ApplicationError:
+            words = None
+        return LexiconInfo(name, words, WordList.Status.READY, 100)
+    list_id = WordList.id_of(name)
+    word_list = None if list_id is None else WordList.objects.filter(pk=list_id).first()
+    if word_list is None:
+        return LexiconInfo(name, None, WordList.Status.FAILED, 0)
+    return LexiconInfo(
+        word_list.name, word_list.words, word_list.status, word_list.progress, word_list.message
+    )
 
 
 def policy_for(event: Event) -> Policy:

@@ -305,8 +305,12 @@ CELERY_WORKER_CONSUMER = "config.worker:Consumer"
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 # Beat's own bookkeeping: beside the broker folders when embedded, in VAR_DIR with Redis.
 CELERY_BEAT_SCHEDULE_FILENAME = str((CELERY_DIR if EMBEDDED_BROKER else VAR_DIR) / "beat-schedule")
-# The top-move search has its own queue (``tops``), so a long search never delays a close.
-CELERY_TASK_ROUTES = {"arbiter.round_tops_compute": {"queue": "tops"}}
+# The top-move search has its own queue (``tops``), so a long search never delays a close; a word
+# list's compile (tens of seconds) goes there too.
+CELERY_TASK_ROUTES = {
+    "arbiter.round_tops_compute": {"queue": "tops"},
+    "tournament.word_list_compile": {"queue": "tops"},
+}
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 # The deadline in the database is the truth: the sweep closes (and scores) any overdue round
 # whatever became of its countdown task; ``ROUNDS_SWEEP_SECONDS`` sets how often it runs.
@@ -330,12 +334,19 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 
 # Lexicons an event may name: "enable" is the engine's built-in open list; a club adds the
 # licensed lists it owns as LEXICONS="nwl=/srv/lists/nwl.txt,collins=/srv/lists/csw.txt".
+# A name holds no ":" (an event names a list a director uploaded as "upload:<id>").
 LEXICONS: dict[str, str] = {"enable": ""}
 for _item in env_list("LEXICONS", []):
     _name, _sep, _path = _item.partition("=")
-    if not _sep or not _name.strip() or not _path.strip():
+    if not _sep or not _name.strip() or not _path.strip() or ":" in _name:
         raise env_error("LEXICONS", env_str("LEXICONS"), "name=path[,name=path...]")
     LEXICONS[_name.strip()] = _path.strip()
+# Word lists directors upload (tournament.models.WordList): the files are kept here, and a worker
+# compiles each once into the engine's disk cache ($DUPLICATE_ENGINE_CACHE, keyed by content),
+# which the web processes read: with docker/ both folders are on the shared volume at /app/var.
+WORD_LISTS_DIR = VAR_DIR / "wordlists"
+# An upload larger than this is refused (a French list of 480,000 words is 5.5 MB).
+WORD_LIST_MAX_BYTES = 16 * 1024 * 1024
 
 # --- Logging --------------------------------------------------------------------------------
 

@@ -26,5 +26,18 @@ class LexiconError(EngineError):
     """A word list that cannot be read or compiled."""
 
 
+class WordListError(LexiconError):
+    """A word list whose lines are not all words of its letters, or that holds no playable word.
+
+    ``lines`` names the first bad lines as (line number, the line, the first letter that is not
+    a tile), ``count`` says how many there are in all (0 when the list holds no word at all),
+    so that another layer can say it in its own words."""
+
+    def __init__(self, message: str, lines: tuple[tuple[int, str, str], ...], count: int):
+        super().__init__(message)
+        self.lines = lines
+        self.count = count
+
+
 class RackRejected(RackError):
     """A rack that does not meet the draw minimum of its round: all of it goes back into the bag."""

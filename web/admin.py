@@ -15,7 +15,17 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from tournament.models import AuditEntry, Event, EventRole, Game, Player, Round, Ruling, Submission
+from tournament.models import (
+    AuditEntry,
+    Event,
+    EventRole,
+    Game,
+    Player,
+    Round,
+    Ruling,
+    Submission,
+    WordList,
+)
 from tournament.services import audit_record, player_token_reissue
 
 
@@ -225,15 +235,8 @@ class RulingAdmin(admin.ModelAdmin):
     raw_id_fields = ["round", "player", "submission"]
 
 
-@admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
-    """Read-only: the log is append-only."""
-
-    list_display = ["at", "action", "event", "actor_name", "game", "round"]
-    list_filter = ["action", "event"]
-    search_fields = ["action", "actor_name", "event__name"]
-    list_select_related = ["event", "game", "round"]
-    date_hierarchy = "at"
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows the admin shows but never adds, changes or deletes."""
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -243,3 +246,24 @@ class AuditEntryAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    """Read-only: the log is append-only."""
+
+    list_display = ["at", "action", "event", "actor_name", "game", "round"]
+    list_filter = ["action", "event"]
+    search_fields = ["action", "actor_name", "event__name"]
+    list_select_related = ["event", "game", "round"]
+    date_hierarchy = "at"
+
+
+@admin.register(WordList)
+class WordListAdmin(ReadOnlyAdmin):
+    """Read-only: a list is uploaded from an event's set-up and compiled by a worker; events name
+    it (``upload:<id>``), so it is never deleted under them."""
+
+    list_display = ["name", "tile_set", "words", "status", "progress", "uploaded_by", "uploaded_at"]
+    list_filter = ["status", "tile_set"]
+    search_fields = ["name", "sha256"]

@@ -1,7 +1,9 @@
 """Checks on every request before any view or form sees it (``web.inputs`` says why):
 
 - a body over ``REQUEST_BODY_MAX_BYTES`` (its Content-Length) is refused with a 413 before a
-  byte of it is read: an upload is otherwise streamed to disk whole before a view can look;
+  byte of it is read: an upload is otherwise streamed to disk whole before a view can look
+  (a word list's upload may be ``WORD_LIST_MAX_BYTES`` and its form: the service says when the
+  file itself is too large);
 - a path with a control character is a 404 (no route has one: ``/play/%00/`` is no token);
 - a query parameter, a form field or an uploaded file's name with a control character is a
   400 naming it.
@@ -12,6 +14,7 @@ plain text.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from django.conf import settings
@@ -21,6 +24,16 @@ from django.http.request import QueryDict
 from web.inputs import control_character, control_character_message
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+WORD_LIST_UPLOAD = re.compile(r"^/events/[^/]+/setup/wordlist/$")
+FORM_ALLOWANCE = 1024 * 1024  # the rest of a word list's form around the file
+
+
+def body_limit(path: str) -> int:
+    """The largest body a request to ``path`` may send."""
+    if WORD_LIST_UPLOAD.match(path):
+        return max(settings.REQUEST_BODY_MAX_BYTES, settings.WORD_LIST_MAX_BYTES + FORM_ALLOWANCE)
+    limit: int = settings.REQUEST_BODY_MAX_BYTES
+    return limit
 
 
 def _refuse(request: HttpRequest, status: int, code: str, detail: str) -> HttpResponse:
@@ -43,7 +56,7 @@ def _fields_problem(fields: QueryDict, kind: str) -> str | None:
 
 def request_problem(request: HttpRequest) -> HttpResponse | None:
     """The refusal of ``request`` (413, 404 or 400), or None when it may go on."""
-    limit: int = settings.REQUEST_BODY_MAX_BYTES
+    limit = body_limit(request.path_info)
     length = request.META.get("CONTENT_LENGTH") or "0"
     if length.isascii() and length.isdigit() and int(length) > limit:
         return _refuse(

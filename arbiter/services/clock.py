@@ -25,6 +25,7 @@ from arbiter.services.common import (
 )
 from arbiter.services.publishing import rounds_publish_due
 from arbiter.services.scoring import round_score, round_tops_compute
+from arbiter.state import lexicon_require_ready
 from tournament.errors import ApplicationError
 from tournament.models import Round
 from tournament.selectors import unique_or_none
@@ -49,6 +50,7 @@ def round_open(*, round: Round, actor: Actor, now: datetime | None = None) -> Ro
     now = now or timezone.now()
     round = round_locked(round)
     round_require(round, Round.Status.DRAWN, action=gettext_noop("opened"))
+    lexicon_require_ready(round.game.lexicon)
     event = round.game.event
     round.status = Round.Status.OPEN
     round.opened_at = now

@@ -14,7 +14,7 @@ from arbiter.services.common import (
     game_finish,
     round_in_play,
 )
-from arbiter.state import engine_game
+from arbiter.state import engine_game, lexicon_require_ready
 from engine.errors import EngineError, RackError, RackRejected
 from engine.game import DuplicateGame
 from engine.tiles import TileSet
@@ -26,6 +26,7 @@ from tournament.services.closing import event_require_open
 
 def _check_can_draw(game: Game) -> None:
     event_require_open(game.event)
+    lexicon_require_ready(game.lexicon)
     if game.status == Game.Status.FINISHED:
         raise ApplicationError(
             gettext("Game %(number)s is over: %(finished)s.")

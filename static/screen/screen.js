@@ -119,6 +119,7 @@
 
   function render(data) {
     el("title").textContent = data.event;
+    el("lexicon").textContent = data.lexicon ? data.lexicon.label : "";
     if (!data.game) { el("sub").textContent = gettext("Waiting for the first game"); return; }
     el("sub").textContent = interpolate(gettext("Game %s"), [data.game]) + (data.round ? " · " + interpolate(gettext("round %s"), [data.round]) : "") +
       (data.finished ? " · " + (data.end_reason || gettext("finished")) : "");

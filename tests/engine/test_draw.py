@@ -84,6 +84,22 @@ def test_french_y_counts_as_either_like_a_blank(fr: TileSet) -> None:
     assert "1 that counts as either" in reason and "a blank or Y counts as either" in reason
 
 
+def test_the_draw_takes_a_french_y_as_the_vowel_the_rack_needs(en: TileSet, fr: TileSet) -> None:
+    # The bag's last seven tiles: one vowel, five consonants and a Y. In French the Y is the
+    # second vowel and the rack is drawn; in English it is a consonant and no rack can meet
+    # the minimum of round 1, so the game is over.
+    drawn = draw_rack(Bag("ABCDFGY"), "", 1, random.Random(1), fr)
+    assert drawn == Draw(rack="ABCDFGY", leftover="", rejected=())
+    assert draw_rack(Bag("ABCDFGY"), "", 1, random.Random(1), en) is None
+    # With more in the bag (seed 3): two racks are rejected, then a rack whose only vowel is
+    # an E is kept, its Y the second vowel; the English rules would have rejected it.
+    drawn = draw_rack(Bag("BCDFGHJKLMNPYAE"), "", 1, random.Random(3), fr)
+    assert drawn is not None and len(drawn.rejected) == 2
+    assert fr.vowel_consonant(drawn.rack) == (1, 5, 1) and "Y" in drawn.rack
+    assert not meets_minimum(en, drawn.rack, 1)
+    assert all(not meets_minimum(fr, rack, 1) for rack in drawn.rejected)
+
+
 # -- can any rack meet the minimum ------------------------------------------------------------
 
 

@@ -50,6 +50,7 @@ ROUTES: dict[str, tuple[str, frozenset[str]]] = {
     "console:event_detail": ("GET", STAFF),
     "console:setup": ("GET", DIRECTORS),
     "console:setup_post": ("POST", DIRECTORS),
+    "console:word_list_state": ("GET", DIRECTORS),
     "console:setup_post_one": ("POST", DIRECTORS),
     "console:game": ("GET", STAFF),
     "console:game_state": ("GET", STAFF),

@@ -7,6 +7,7 @@
 - ``audit``: AuditEntry, the append-only log of director and arbiter actions
 - ``export``: ExportJob, a workbook written in the background
 - ``invitation``: Invitation, a director's one-time link that makes someone staff of an event
+- ``wordlist``: WordList, a word list a director uploaded, compiled once in a worker
 
 Constraints live in the database (``Meta.constraints``); row-local facts are methods that
 run no query.
@@ -21,6 +22,7 @@ from tournament.models.game import Game, Round
 from tournament.models.invitation import Invitation
 from tournament.models.player import Player
 from tournament.models.slip import Ruling, Submission
+from tournament.models.wordlist import WordList
 
 __all__ = [
     "AuditEntry",
@@ -33,4 +35,5 @@ __all__ = [
     "Round",
     "Ruling",
     "Submission",
+    "WordList",
 ]

@@ -64,7 +64,10 @@ class Event(models.Model):
     lexicon = models.CharField(
         max_length=64,
         default="enable",
-        help_text=_("A lexicon named in settings.LEXICONS ('enable' is the open default)."),
+        help_text=_(
+            "A lexicon named in settings.LEXICONS ('enable' is the open default), or a word list "
+            "a director uploaded ('upload:<id>', a WordList)."
+        ),
     )
     board_layout = models.CharField(
         max_length=16, choices=BoardLayout.choices, default=BoardLayout.STANDARD

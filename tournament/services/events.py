@@ -12,7 +12,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 
 from tournament.errors import ApplicationError
-from tournament.models import Event, EventRole
+from tournament.models import Event, EventRole, WordList
 from tournament.services.audit import audit_record
 
 RESERVED_SLUGS = {"new"}  # /events/new/ is the page that creates an event
@@ -54,13 +54,38 @@ def _policy_checked(values: dict[str, Any]) -> dict[str, Any]:
         raise ApplicationError(
             gettext("Not a rule of the policy: %(rules)s.") % {"rules": ", ".join(sorted(unknown))}
         )
-    if "lexicon" in values and values["lexicon"] not in settings.LEXICONS:
-        known = ", ".join(sorted(settings.LEXICONS))
-        raise ApplicationError(
-            gettext("Unknown lexicon '%(lexicon)s': known lexicons are %(known)s.")
-            % {"lexicon": values["lexicon"], "known": known}
-        )
+    lexicon = values.get("lexicon")
+    if lexicon is not None and lexicon not in settings.LEXICONS:
+        list_id = WordList.id_of(lexicon)
+        if list_id is None or not WordList.objects.filter(pk=list_id).exists():
+            known = ", ".join(sorted(settings.LEXICONS))
+            raise ApplicationError(
+                gettext(
+                    "Unknown lexicon '%(lexicon)s': known lexicons are %(known)s, or a word "
+                    "list uploaded in the set-up."
+                )
+                % {"lexicon": values["lexicon"], "known": known}
+            )
     return values
+
+
+def _lexicon_fits(event: Event) -> None:
+    """An uploaded list is checked against one tile set: the event must play that set."""
+    list_id = WordList.id_of(event.lexicon)
+    word_list = None if list_id is None else WordList.objects.filter(pk=list_id).first()
+    if word_list is not None and word_list.tile_set != event.tile_set:
+        raise ApplicationError(
+            gettext(
+                "The word list %(name)s was checked against the %(list_tiles)s; this event "
+                "plays the %(event_tiles)s: upload the list again for these tiles, or choose "
+                "another."
+            )
+            % {
+                "name": word_list.name,
+                "list_tiles": word_list.get_tile_set_display(),
+                "event_tiles": event.get_tile_set_display(),
+            }
+        )
 
 
 def _event_valid(event: Event) -> None:
@@ -99,6 +124,7 @@ def event_create(
         **policy,
     )
     _event_valid(event)
+    _lexicon_fits(event)
     event.save()
     if actor is not None:
         EventRole.objects.create(user=actor, event=event, role=EventRole.Role.DIRECTOR)
@@ -126,6 +152,7 @@ def event_policy_update(*, event: Event, actor: User | None, **values: Any) -> E
     for key, value in values.items():
         setattr(event, key, value)
     _event_valid(event)
+    _lexicon_fits(event)
     event.save()
     changed = {k: {"from": before[k], "to": values[k]} for k in values if before[k] != values[k]}
     audit_record(event=event, action="tournament.event.policy_changed", actor=actor, data=changed)

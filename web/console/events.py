@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from arbiter.state import lexicon_info
 from tournament.categories import AGE_CATEGORIES, SERIES_MAX, SERIES_MIN
 from tournament.selectors import event_list_visible, event_status
 from web.permissions import STAFF, event_role, event_roles, event_visible_or_404, signed_in
@@ -34,5 +35,6 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "clubs": sorted({p.club for p in players if p.club}),
             "series_choices": range(SERIES_MIN, SERIES_MAX + 1),
             "age_categories": AGE_CATEGORIES,
+            "lexicon": lexicon_info(event.lexicon),
         },
     )

@@ -9,17 +9,32 @@ from django import forms
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.forms.models import fields_for_model, model_to_dict
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from tournament.categories import SERIES_MAX, SERIES_MIN
-from tournament.models import Event, EventRole, Game
+from tournament.models import Event, EventRole, Game, WordList
 from tournament.models.choices import Language
 from tournament.services.events import POLICY_FIELDS
 from web.inputs import INT32_MAX, INT32_MIN
 
 
 def _lexicons() -> list[tuple[str, str]]:
-    return [(name, name) for name in sorted(settings.LEXICONS)]
+    """The lists an event may play: those on the server, then those uploaded (not failed)."""
+    uploaded = WordList.objects.exclude(status=WordList.Status.FAILED).order_by("name", "id")
+    return [(name, name) for name in sorted(settings.LEXICONS)] + [
+        (
+            word_list.key,
+            gettext("%(name)s (%(tiles)s, %(words)s words)")
+            % {
+                "name": word_list.name,
+                "tiles": word_list.tile_set,
+                "words": word_list.words,
+            }
+            + ("" if word_list.is_ready else " · " + str(word_list.get_status_display())),
+        )
+        for word_list in uploaded
+    ]
 
 
 def _bounded(field: forms.IntegerField, minimum: int, maximum: int) -> None:
@@ -138,3 +153,18 @@ class GameForm(forms.Form):
 class RoleForm(forms.Form):
     username = forms.CharField(label=_("Username"), max_length=150)
     role = forms.ChoiceField(label=_("Role"), choices=EventRole.Role.choices)
+
+
+class WordListForm(forms.Form):
+    """A word list to upload: plain text, one word a line, UTF-8 (checked by the service)."""
+
+    name = forms.CharField(
+        label=gettext_lazy("Name"),
+        max_length=100,
+        required=False,
+        help_text=gettext_lazy("As the pages and exports show it (the file's name if empty)."),
+    )
+    file = forms.FileField(
+        label=gettext_lazy("Word list"),
+        help_text=gettext_lazy("Plain text, one word a line, UTF-8; accents are folded (É is E)."),
+    )

@@ -5,17 +5,21 @@ and who directs and arbitrates. Director only; every change goes through a servi
 from __future__ import annotations
 
 import re
+from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.db.models import Field
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.formats import number_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
-from arbiter.state import predrawn_check
+from arbiter.state import lexicon_info, predrawn_check
 from tournament.categories import AGE_CATEGORIES
 from tournament.errors import ApplicationError
 from tournament.models import Event, Player
@@ -27,7 +31,15 @@ from tournament.services.events import (
 )
 from tournament.services.games import game_create
 from tournament.services.players import player_register, player_update
-from web.console.forms import EventForm, GameForm, PlayerForm, PolicyForm, RoleForm
+from tournament.services.word_lists import word_list_upload
+from web.console.forms import (
+    EventForm,
+    GameForm,
+    PlayerForm,
+    PolicyForm,
+    RoleForm,
+    WordListForm,
+)
 from web.permissions import DIRECTOR, AuthenticatedHttpRequest, event_roles, signed_in
 
 # The database's constraints on what the set-up writes, by name, as the page says them: the
@@ -147,6 +159,8 @@ def event_setup(request: HttpRequest, slug: str) -> HttpResponse:
             "player_form": PlayerForm(),
             "game_form": GameForm(),
             "role_form": RoleForm(),
+            "word_list_form": WordListForm(),
+            "lexicon": lexicon_info(event.lexicon),
             "players": players,
             "age_categories": AGE_CATEGORIES,
             "games": event.games.order_by("number"),
@@ -205,6 +219,41 @@ def _game(request: AuthenticatedHttpRequest, event: Event) -> str:
     }
 
 
+def _word_list(request: AuthenticatedHttpRequest, event: Event) -> str:
+    """Upload a word list for the event's tiles and play it; its compile goes to a worker."""
+    form = WordListForm(request.POST, request.FILES)
+    if not form.is_valid():
+        raise ApplicationError(form_error(form))
+    upload = form.cleaned_data["file"]
+    # Read one byte past the bound, so a file too large is said so without reading it all.
+    data = upload.read(settings.WORD_LIST_MAX_BYTES + 1)
+    word_list, new = word_list_upload(
+        data=data,
+        name=form.cleaned_data["name"] or Path(upload.name or "").stem or gettext("Word list"),
+        tile_set=event.tile_set,
+        actor=request.user,
+    )
+    event_policy_update(event=event, actor=request.user, lexicon=word_list.key)
+    values = {
+        "name": word_list.name,
+        "words": number_format(word_list.words or 0, force_grouping=True),
+    }
+    if not new:
+        return (
+            gettext(
+                "This file was uploaded before as %(name)s (%(words)s words): the event plays it."
+            )
+            % values
+        )
+    return (
+        gettext(
+            "%(name)s is uploaded (%(words)s words) and the event plays it: it is compiled in "
+            "the background, and a round can start once it is ready."
+        )
+        % values
+    )
+
+
 def _role(request: AuthenticatedHttpRequest, event: Event) -> str:
     form = RoleForm(request.POST)
     if not form.is_valid():
@@ -234,6 +283,7 @@ def event_setup_post(
         "player": lambda: _player(request, event, pk),
         "game": lambda: _game(request, event),
         "role": lambda: _role(request, event),
+        "wordlist": lambda: _word_list(request, event),
     }
     try:
         if what not in handlers:
@@ -242,3 +292,11 @@ def event_setup_post(
     except ApplicationError as exc:
         messages.error(request, readable(exc.message))
     return redirect("console:setup", slug=slug)
+
+
+@event_roles(DIRECTOR)
+@require_GET
+def word_list_state(request: HttpRequest, slug: str) -> JsonResponse:
+    """The event's word list as the set-up page polls it while a worker compiles it."""
+    event = get_object_or_404(Event, slug=slug)
+    return JsonResponse(asdict(lexicon_info(event.lexicon)))

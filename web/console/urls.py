@@ -11,6 +11,7 @@ urlpatterns = [
     path("events/new/", setup.event_new, name="event_new"),
     path("events/<slug:slug>/", events.event_detail, name="event_detail"),
     path("events/<slug:slug>/setup/", setup.event_setup, name="setup"),
+    path("events/<slug:slug>/setup/word-list.json", setup.word_list_state, name="word_list_state"),
     path("events/<slug:slug>/setup/<str:what>/", setup.event_setup_post, name="setup_post"),
     path(
         "events/<slug:slug>/setup/<str:what>/<int:pk>/",

@@ -10,6 +10,9 @@ A ``Sheet`` is a title, a header, a generator of rows and the number formats of 
 - columns are sized from the header and the first ``SIZING_ROWS`` rows (write-only mode needs
   the widths before the first row is written).
 
+The workbook's properties (``About``: title, subject and named custom properties, which Excel
+shows under File > Info) carry what no column holds, such as the word list played.
+
 ``csv_write`` writes one sheet as CSV, safe against formula injection (OWASP): a text cell
 starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading ``'``;
 numbers are written as numbers (a gap of -23 stays ``-23``).
@@ -25,6 +28,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
+from openpyxl.packaging.custom import IntProperty, StringProperty
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
@@ -55,6 +59,28 @@ class Sheet:
     rows: Iterable[Row]
     formats: dict[int, str] = field(default_factory=dict)
     finish: Callable[[WriteOnlyWorksheet, int], None] | None = None
+
+
+@dataclass
+class About:
+    """The workbook's document properties: its title, subject, and custom properties by name."""
+
+    title: str
+    subject: str = ""
+    custom: dict[str, str | int] = field(default_factory=dict)
+
+
+def _about_write(wb: Workbook, about: About) -> None:
+    wb.properties.title = about.title
+    wb.properties.subject = about.subject
+    # Workbook.custom_doc_props is set in Workbook.__init__ (openpyxl 3.1); the types-openpyxl
+    # stub leaves it out.
+    props = wb.custom_doc_props  # type: ignore[attr-defined]
+    for name, value in about.custom.items():
+        if isinstance(value, int):
+            props.append(IntProperty(name=name, value=value))
+        else:
+            props.append(StringProperty(name=name, value=value))
 
 
 def _width(value: Any) -> int:
@@ -120,14 +146,21 @@ def _sheet_write(ws: WriteOnlyWorksheet, sheet: Sheet) -> int:
 
 
 def workbook_write(
-    sheets: Sequence[Sheet], out: IO[bytes], *, progress: Progress | None = None
+    sheets: Sequence[Sheet],
+    out: IO[bytes],
+    *,
+    progress: Progress | None = None,
+    about: About | None = None,
 ) -> None:
-    """Write ``sheets`` in order into one .xlsx workbook on ``out``.
+    """Write ``sheets`` in order into one .xlsx workbook on ``out`` (with ``about`` as its
+    document properties).
 
     ``progress(percent, message)`` is called before each sheet and at the end (100), so a
     background job can show how far it got.
     """
     wb = Workbook(write_only=True)
+    if about is not None:
+        _about_write(wb, about)
     total = len(sheets)
     for i, sheet in enumerate(sheets):
         if progress is not None:

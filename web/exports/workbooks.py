@@ -8,6 +8,8 @@ event's) last. Each takes a ``PlayerFilter`` (``only``): the standings of a cate
 
 Each is written in its event's language (``Event.language``): a French event's workbook says
 ``Classement``, ``Rang``...; an English event's keeps the names and headers design.md fixes.
+The workbook's properties name the event (and game) and the word list played, with its word
+count.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from arbiter.selectors.standings import PlayerFilter, standings_event, standings_game
+from arbiter.state import lexicon_info
 from tournament.models import Event, Game
-from web.exports.base import Progress, Sheet, csv_write, workbook_write
+from web.exports.base import About, Progress, Sheet, csv_write, workbook_write
 from web.exports.sheets import (
     categories_sheet,
     rounds_sheet,
@@ -59,6 +62,20 @@ def event_sheets(event: Event, *, only: PlayerFilter | None = None) -> list[Shee
     return [*sheets, categories_sheet(standings)]
 
 
+WORD_LIST = "Word list"  # the custom properties naming the list played and its size
+WORDS = "Words"
+
+
+def _about(title: str, lexicons: list[str]) -> About:
+    """The workbook's properties: its title, the word list(s) played as its subject, and the
+    list's name and word count as custom properties (the first list, if games differ)."""
+    infos = [lexicon_info(name) for name in dict.fromkeys(lexicons)]
+    custom: dict[str, str | int] = {WORD_LIST: infos[0].name}
+    if infos[0].words is not None:
+        custom[WORDS] = infos[0].words
+    return About(title=title, subject="; ".join(i.label for i in infos), custom=custom)
+
+
 def game_workbook_write(
     *,
     game: Game,
@@ -67,7 +84,8 @@ def game_workbook_write(
     only: PlayerFilter | None = None,
 ) -> None:
     with translation.override(game.event.language):
-        workbook_write(game_sheets(game, only=only), out, progress=progress)
+        about = _about(f"{game.event.name} · {game.number}", [game.lexicon])
+        workbook_write(game_sheets(game, only=only), out, progress=progress, about=about)
 
 
 def event_workbook_write(
@@ -78,7 +96,11 @@ def event_workbook_write(
     only: PlayerFilter | None = None,
 ) -> None:
     with translation.override(event.language):
-        workbook_write(event_sheets(event, only=only), out, progress=progress)
+        games = (
+            Game.objects.filter(event=event).order_by("number").values_list("lexicon", flat=True)
+        )
+        about = _about(event.name, list(games) or [event.lexicon])
+        workbook_write(event_sheets(event, only=only), out, progress=progress, about=about)
 
 
 def standings_csv_write(*, event: Event, out: IO[str], only: PlayerFilter | None = None) -> int:

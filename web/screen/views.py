@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from arbiter.selectors.screen import screen_state as screen_read
 from arbiter.selectors.standings import PlayerFilter
+from arbiter.state import lexicon_info
 from tournament.errors import ApplicationError
 from tournament.models import Event, Game
 from tournament.selectors import game_current
@@ -74,9 +75,11 @@ def game_screen(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def _state_json(
     event: Event, game: Game | None, only: PlayerFilter | None = None
 ) -> dict[str, Any]:
+    lexicon = lexicon_info(event.lexicon if game is None else game.lexicon)
     base: dict[str, Any] = {
         "event": event.name,
         "warning_seconds": event.warning_seconds,
+        "lexicon": {"name": lexicon.name, "words": lexicon.words, "label": lexicon.label},
     }
     if game is None:
         return base | {"game": None}

@@ -1,0 +1,256 @@
+"""Word lists directors upload: checked and stored at once, compiled once in a worker.
+
+``word_list_upload`` reads the file in the request (so a bad line is named to the director
+right away: not UTF-8, empty, too large, a line that is not a word of the event's tiles), keeps
+the bytes under ``word_lists_dir()`` named by their SHA-256, and queues
+``tournament.word_list_compile`` once the transaction commits. The same content uploaded again
+for the same tile set is the same row: nothing is stored or compiled twice.
+
+``word_list_compile`` (what the task calls) claims the row with a conditional UPDATE (queued ->
+compiling: a second delivery finds nothing to claim), compiles the list into the engine's disk
+cache reporting its progress in the row, and marks it ready with its word count (or failed,
+with the reason). The engine's cache is keyed by the content, so lists of the same content share
+one compile, and the web processes then load it from the disk in well under a second. A row
+left compiling by a killed worker for more than ``STALE_AFTER`` may be claimed again.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import logging
+import os
+import tempfile
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from engine.errors import LexiconError, WordListError
+from engine.lexicon import Lexicon
+from engine.tiles import TileSet as EngineTileSet
+from engine.wordlist import read_list
+from tournament.errors import ApplicationError
+from tournament.models import WordList
+from tournament.models.choices import TileSet
+from tournament.models.wordlist import word_lists_dir
+
+log = logging.getLogger(__name__)
+
+STALE_AFTER = dt.timedelta(minutes=15)
+NAME_MAX = 100
+
+# The engine's steps of a compile (engine.lexicon's progress), as the page says them.
+STEPS = {
+    "reading the words": gettext_lazy("Reading the words"),
+    "the DAWG": gettext_lazy("Building the word graph"),
+    "the GADDAG": gettext_lazy("Building the move graph"),
+    "read from the cache": gettext_lazy("Found already compiled"),
+    "compiled": gettext_lazy("Compiled"),
+}
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1024 / 1024:.1f}"
+
+
+def _text_of(data: bytes) -> str:
+    """The upload as text: UTF-8 (a byte-order mark is fine), not empty, not too large."""
+    limit: int = settings.WORD_LIST_MAX_BYTES
+    if len(data) > limit:
+        raise ApplicationError(
+            _("The word list is too large (%(size)s MB): at most %(limit)s MB.")
+            % {"size": _megabytes(len(data)), "limit": _megabytes(limit)}
+        )
+    if not data.strip():
+        raise ApplicationError(_("The word list is empty: one word a line, please."))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ApplicationError(
+            _(
+                "The word list is not UTF-8 text: line %(line)s holds a byte that is not "
+                "(byte %(byte)s). Save the file as UTF-8 and upload it again."
+            )
+            % {"line": line, "byte": exc.start}
+        ) from None
+
+
+def _refusal(exc: WordListError, tile_set: str) -> ApplicationError:
+    if exc.count == 0:
+        return ApplicationError(_("The word list holds no word of 2 to 15 letters."))
+    lines = "; ".join(
+        _("line %(number)s: %(line)s (%(letter)s)")
+        % {"number": number, "line": repr(line), "letter": repr(letter)}
+        for number, line, letter in exc.lines
+    )
+    more = exc.count - len(exc.lines)
+    return ApplicationError(
+        ngettext(
+            "%(count)s line of the word list is not a word of the tile set %(tiles)s "
+            "(accents are folded: É is E, Œ is OE): %(lines)s",
+            "%(count)s lines of the word list are not words of the tile set %(tiles)s "
+            "(accents are folded: É is E, Œ is OE): %(lines)s",
+            exc.count,
+        )
+        % {"count": exc.count, "tiles": TileSet(tile_set).label, "lines": lines}
+        + (_("; and %(more)s more.") % {"more": more} if more else ".")
+    )
+
+
+def _notes(repeated: int, left_out: int) -> str:
+    """What the reading set aside, in words: repeated words, words too short or too long."""
+    notes = []
+    if repeated:
+        notes.append(
+            ngettext(
+                "%(n)s line repeated a word already in the list (counted once)",
+                "%(n)s lines repeated a word already in the list (counted once)",
+                repeated,
+            )
+            % {"n": repeated}
+        )
+    if left_out:
+        notes.append(
+            ngettext(
+                "%(n)s word of one letter or more than 15 left out",
+                "%(n)s words of one letter or more than 15 left out",
+                left_out,
+            )
+            % {"n": left_out}
+        )
+    return "; ".join(notes)
+
+
+def _store(data: bytes, sha256: str) -> str:
+    """Keep the bytes under ``word_lists_dir()``, named by their hash; returns the file name."""
+    folder = word_lists_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    name = f"{sha256}.txt"
+    if not (folder / name).exists():
+        fd, partial = tempfile.mkstemp(dir=folder, prefix=f".{sha256[:12]}-", suffix=".part")
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.chmod(partial, 0o644)
+        os.replace(partial, folder / name)
+    return name
+
+
+def word_list_upload(
+    *, data: bytes, name: str, tile_set: str, actor: User | AnonymousUser | None
+) -> tuple[WordList, bool]:
+    """Check a word list for ``tile_set``, keep it and queue its compile; returns the list and
+    whether it is new (False: the same content was uploaded before for this tile set, and that
+    list is returned; a failed one is queued again)."""
+    if tile_set not in TileSet.values:
+        raise ApplicationError(_("Unknown tile set %(tiles)r.") % {"tiles": tile_set})
+    name = name.strip()[:NAME_MAX]
+    if not name:
+        raise ApplicationError(_("A word list needs a name."))
+    text = _text_of(data)
+    try:
+        reading = read_list(text, name, EngineTileSet.load(tile_set).letters)
+    except WordListError as exc:
+        raise _refusal(exc, tile_set) from None
+    sha256 = hashlib.sha256(data).hexdigest()
+    user = actor if isinstance(actor, AbstractBaseUser) else None
+    with transaction.atomic():
+        existing = WordList.objects.select_for_update().filter(sha256=sha256, tile_set=tile_set)
+        word_list = existing.first()
+        if word_list is not None and word_list.status != WordList.Status.FAILED:
+            return word_list, False
+        file_name = _store(data, sha256)
+        if word_list is None:
+            try:
+                with transaction.atomic():
+                    word_list = WordList.objects.create(
+                        name=name,
+                        sha256=sha256,
+                        tile_set=tile_set,
+                        file_name=file_name,
+                        size=len(data),
+                        words=len(reading.words),
+                        message=_notes(reading.repeated, reading.left_out),
+                        uploaded_by=user,
+                    )
+            except IntegrityError:  # the same file, uploaded at the same moment by another
+                return WordList.objects.get(sha256=sha256, tile_set=tile_set), False
+        else:
+            WordList.objects.filter(pk=word_list.pk).update(
+                status=WordList.Status.QUEUED,
+                progress=0,
+                message=_notes(reading.repeated, reading.left_out),
+                file_name=file_name,
+                started_at=None,
+                finished_at=None,
+            )
+            word_list.refresh_from_db()
+        word_list_queue(word_list)
+    return word_list, True
+
+
+def word_list_queue(word_list: WordList) -> None:
+    """Send the list's compile to a worker once the transaction commits."""
+    from tournament import tasks  # tasks import services: import late, once Celery is set up
+
+    list_id = word_list.pk
+    transaction.on_commit(lambda: tasks.word_list_compile.delay(list_id))
+
+
+def _claim(list_id: int, now: dt.datetime) -> bool:
+    claimable = Q(status=WordList.Status.QUEUED) | Q(
+        status=WordList.Status.COMPILING, started_at__lt=now - STALE_AFTER
+    )
+    claimed = WordList.objects.filter(claimable, pk=list_id).update(
+        status=WordList.Status.COMPILING, started_at=now, progress=0
+    )
+    return claimed == 1
+
+
+def _report(list_id: int, percent: int, step: str) -> None:
+    WordList.objects.filter(pk=list_id).update(
+        progress=min(100, max(0, percent)), message=str(STEPS.get(step, step))[:500]
+    )
+
+
+def word_list_compile(*, word_list_id: int, now: dt.datetime | None = None) -> WordList | None:
+    """Compile the list into the engine's disk cache; None when it was not there to claim
+    (ready, failed, compiling elsewhere, or gone). Not one transaction: the progress must be
+    seen meanwhile."""
+    if not _claim(word_list_id, now or timezone.now()):
+        return None
+    word_list = WordList.objects.get(pk=word_list_id)
+    notes = word_list.message
+    shown: list[tuple[int, str]] = []
+
+    def progress(step: str, fraction: float) -> None:
+        now = (int(fraction * 100), step)
+        if not shown or shown[-1] != now:  # one write a percent and a step at the most
+            shown.append(now)
+            _report(word_list.pk, *now)
+
+    try:
+        lexicon = Lexicon.load(str(word_list.path), progress=progress)
+    except LexiconError as exc:
+        log.warning("word list %s failed to compile: %s", word_list.pk, exc)
+        WordList.objects.filter(pk=word_list.pk).update(
+            status=WordList.Status.FAILED,
+            message=(_("Failed: %(reason)s") % {"reason": exc})[:500],
+            finished_at=timezone.now(),
+        )
+        word_list.refresh_from_db()
+        return word_list
+    WordList.objects.filter(pk=word_list.pk).update(
+        status=WordList.Status.READY,
+        progress=100,
+        words=lexicon.words,
+        message=notes,
+        finished_at=timezone.now(),
+    )
+    word_list.refresh_from_db()
+    return word_list
