@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from urllib.parse import urlencode
 
+from django.utils.translation import gettext
+
 from arbiter.selectors.standings import PlayerFilter
 from tournament.categories import age_category_parse, series_parse
 from tournament.errors import ApplicationError
@@ -55,7 +57,7 @@ def player_filter_label(only: PlayerFilter) -> str:
     """The filter in words, for a title: ``series 2, Junior``."""
     parts = []
     if only.series is not None:
-        parts.append(f"series {only.series}")
+        parts.append(gettext("series %(n)d") % {"n": only.series})
     for value in (only.age_category, only.category, only.club):
         if value:
             parts.append(value)

@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext, ngettext
 
 from arbiter.services.common import Actor
 from arbiter.state import predrawn_check
@@ -37,7 +38,12 @@ class GameImportError(ApplicationError):
     def __init__(self, problems: list[Problem]) -> None:
         count = len(problems)
         super().__init__(
-            f"Nothing imported: {count} problem{'s' if count != 1 else ''} in the file.",
+            ngettext(
+                "Nothing imported: %(count)d problem in the file.",
+                "Nothing imported: %(count)d problems in the file.",
+                count,
+            )
+            % {"count": count},
             data={
                 "code": "bad_file",
                 "errors": [
@@ -72,8 +78,11 @@ def eliot_document(eliot: EliotGame, *, tile_set: str) -> GameDocument:
                 Problem(
                     turn.line,
                     "GameRack",
-                    f"turn {number}: the rack {turn.rack} puts the leftover back; the rack "
-                    "refused with it is not in the file, so the draw cannot be replayed",
+                    gettext(
+                        "turn %(number)d: the rack %(rack)s puts the leftover back; the rack "
+                        "refused with it is not in the file, so the draw cannot be replayed"
+                    )
+                    % {"number": number, "rack": turn.rack},
                 )
             )
             continue
@@ -89,7 +98,9 @@ def eliot_document(eliot: EliotGame, *, tile_set: str) -> GameDocument:
             }
         )
     if not eliot.played:
-        problems.append(Problem(None, "History", "no turn has a move on the board (<GameMove>)"))
+        problems.append(
+            Problem(None, "History", gettext("no turn has a move on the board (<GameMove>)"))
+        )
     if problems:
         raise GameImportError(problems)
     return {
@@ -106,7 +117,13 @@ def eliot_check(*, event: Event, content: bytes) -> tuple[EliotGame, dict[str, A
     problem found."""
     if len(content) > MAX_BYTES:
         raise GameImportError(
-            [Problem(None, "", f"the file is larger than {MAX_BYTES // 2**20} MB")]
+            [
+                Problem(
+                    None,
+                    "",
+                    gettext("the file is larger than %(mb)d MB") % {"mb": MAX_BYTES // 2**20},
+                )
+            ]
         )
     tiles = TileSet.load(event.tile_set)
     try:

@@ -22,6 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from arbiter.selectors.standings import PlayerFilter
 from tournament.errors import ApplicationError
 from tournament.models import Event, ExportJob, Game, Ruling
 from web.exports import (
@@ -47,6 +48,11 @@ def _attachment(content: bytes, name: str, content_type: str) -> HttpResponse:
     return response
 
 
+def _csv_attachment(out: io.StringIO, name: str) -> HttpResponse:
+    """A CSV download, with the byte-order mark Excel needs to read UTF-8."""
+    return _attachment(out.getvalue().encode("utf-8-sig"), name, "text/csv; charset=utf-8")
+
+
 def _too_large(event: Event) -> bool:
     return Ruling.objects.filter(round__game__event=event).count() > DIRECT_MAX_RULINGS
 
@@ -69,6 +75,17 @@ def _job_json(request: HttpRequest, job: ExportJob) -> dict[str, object]:
     }
 
 
+def _only(request: HttpRequest) -> PlayerFilter | HttpResponse:
+    """The standings filter of the download's query (``web.standings_filter``), or the event
+    page saying which value is wrong."""
+    try:
+        return player_filter_parse(request.GET)
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        slug = request.resolver_match.kwargs["slug"] if request.resolver_match else ""
+        return redirect("console:event_detail", slug=slug)
+
+
 # --- pages -----------------------------------------------------------------------------------
 
 
@@ -77,11 +94,9 @@ def _job_json(request: HttpRequest, job: ExportJob) -> dict[str, object]:
 def event_export_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
     """The event workbook; ``?series=2&club=...`` (``web.standings_filter``): a category's."""
     event = event_visible_or_404(request, slug)
-    try:
-        only = player_filter_parse(request.GET)
-    except ApplicationError as exc:
-        messages.error(request, exc.message)
-        return redirect("console:event_detail", slug=slug)
+    only = _only(request)
+    if isinstance(only, HttpResponse):
+        return only
     if _too_large(event):
         messages.info(
             request, gettext("This event is large: its workbook is prepared in the background.")
@@ -95,11 +110,9 @@ def event_export_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
 def game_export_xlsx(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = event_visible_or_404(request, slug)
     game = get_object_or_404(Game, event=event, number=number)
-    try:
-        only = player_filter_parse(request.GET)
-    except ApplicationError as exc:
-        messages.error(request, exc.message)
-        return redirect("console:event_detail", slug=slug)
+    only = _only(request)
+    if isinstance(only, HttpResponse):
+        return only
     return _attachment(
         game_workbook_bytes(game=game, only=only), f"{event.slug}-game-{number}.xlsx", XLSX
     )
@@ -109,16 +122,12 @@ def game_export_xlsx(request: HttpRequest, slug: str, number: int) -> HttpRespon
 @require_GET
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_visible_or_404(request, slug)
-    try:
-        only = player_filter_parse(request.GET)
-    except ApplicationError as exc:
-        messages.error(request, exc.message)
-        return redirect("console:event_detail", slug=slug)
+    only = _only(request)
+    if isinstance(only, HttpResponse):
+        return only
     out = io.StringIO()
     standings_csv_write(event=event, out=out, only=only)
-    return _attachment(
-        out.getvalue().encode("utf-8-sig"), f"{event.slug}-standings.csv", "text/csv; charset=utf-8"
-    )
+    return _csv_attachment(out, f"{event.slug}-standings.csv")
 
 
 @event_roles(*STAFF)
@@ -127,18 +136,12 @@ def categories_csv(request: HttpRequest, slug: str) -> HttpResponse:
     """The Categories sheet as CSV: each player's rank within their series, age category and
     club beside the overall rank (filtered as the standings CSV)."""
     event = event_visible_or_404(request, slug)
-    try:
-        only = player_filter_parse(request.GET)
-    except ApplicationError as exc:
-        messages.error(request, exc.message)
-        return redirect("console:event_detail", slug=slug)
+    only = _only(request)
+    if isinstance(only, HttpResponse):
+        return only
     out = io.StringIO()
     categories_csv_write(event=event, out=out, only=only)
-    return _attachment(
-        out.getvalue().encode("utf-8-sig"),
-        f"{event.slug}-categories.csv",
-        "text/csv; charset=utf-8",
-    )
+    return _csv_attachment(out, f"{event.slug}-categories.csv")
 
 
 @event_roles(*STAFF)
