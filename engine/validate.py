@@ -11,7 +11,6 @@ with the move generator: the tests check that the two always agree.
 from __future__ import annotations
 
 import enum
-from collections import Counter
 from dataclasses import dataclass, field
 
 from engine.board import Board
@@ -213,8 +212,11 @@ def validate(
     score = sum(w.score for w in words) + (BINGO_BONUS if len(new) == BINGO_TILES else 0)
 
     if rack is not None:
-        need = Counter(BLANK if ch.islower() else ch for ch in new.values())
-        missing = need - Counter(rack) if any(rack.count(t) < k for t, k in need.items()) else None
+        need: dict[str, int] = {}
+        for ch in new.values():
+            tile = BLANK if ch.islower() else ch
+            need[tile] = need.get(tile, 0) + 1
+        missing = {t: k - rack.count(t) for t, k in need.items() if k > rack.count(t)}
         if missing:
             miss = sort_tiles("".join(t * n for t, n in missing.items()))
             shown = ", ".join("a blank" if t == BLANK else t for t in miss)

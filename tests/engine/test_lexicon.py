@@ -213,3 +213,24 @@ def test_the_gaddag_holds_every_word_from_every_letter() -> None:
         node = walk(code(path))
         assert node >= 0 and gmask[node] & TERMINAL, path
     assert walk(code("A+CT")) == -1
+
+
+def test_a_cached_list_is_read_in_place_and_an_empty_or_short_cache_file_is_rebuilt(
+    tmp_path: Path, cache: Path
+) -> None:
+    import mmap
+
+    path = write(tmp_path, "club.txt", "cat\ncats\nact\n")
+    compiled = Lexicon.load(str(path))
+    lexmod._load_cached.cache_clear()
+    mapped = Lexicon.load(str(path))
+    assert all(isinstance(view.obj, mmap.mmap) for view in mapped.buffers())
+    assert [v.tolist() for v in mapped.buffers()] == [
+        v.tolist() for v in compiled.buffers()
+    ]  # the same arrays, read where they lie
+    assert mapped.gaddag == compiled.gaddag and mapped.height == compiled.height
+    (cached,) = cache.glob("lexicon-*.dawg")
+    for broken in (b"", cached.read_bytes()[:-4]):
+        cached.write_bytes(broken)
+        lexmod._load_cached.cache_clear()
+        assert Lexicon.load(str(path)).iter_words() == ["ACT", "CAT", "CATS"]
