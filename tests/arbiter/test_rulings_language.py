@@ -36,8 +36,8 @@ def test_a_french_events_reasons_are_in_french() -> None:
     said = reasons("fr")
     assert said["Ann"] == "premier coup crédité à sa meilleure position H4\u00a0: 24"
     assert said["Bob"] == (
-        "premier coup crédité à sa meilleure position H4\u00a0; aucun score annoncé, le coup vaut 24"
-        "\u00a0: 24 et un avertissement"
+        "premier coup crédité à sa meilleure position H4\u00a0; "
+        "aucun score annoncé, le coup vaut 24\u00a0: 24 et un avertissement"
     )
     assert said["Cleo"] == "pas de bulletin rendu\u00a0: 0"
 
