@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from engine.board import Board
@@ -23,6 +23,7 @@ from engine.notation import SIZE, Direction, parse_ref, parse_word, ref_directio
 from engine.tiles import BLANK, TileSet
 from engine.validate import Fault, Verdict, validate
 from tournament.vocabulary import RulingCode, ruling_total
+from tournament.vocabulary import gettext_noop as _
 
 Code = RulingCode  # the ruling codes, as the rulings name them
 
@@ -107,6 +108,9 @@ class RoundJudge:
     top_score: int
     score_counts: Mapping[int, int]
     policy: Policy = field(default_factory=Policy)
+    # Says a reason's words in the room's language: the services pass the event's translation;
+    # the CLI and the tests keep them as written (English).
+    say: Callable[[str], str] = field(default=str, repr=False)
     _readings: dict[tuple[str, Direction | None], list[Reading]] = field(
         default_factory=dict, repr=False
     )
@@ -117,26 +121,29 @@ class RoundJudge:
 
     def rule(self, slip: Slip | None) -> Ruled:
         if slip is None:
-            return Ruled(Code.MISSING, "no slip handed in: 0")
+            return Ruled(Code.MISSING, self.say(_("no slip handed in: 0")))
         if slip.multiple:
-            return Ruled(Code.MULTIPLE, "several slips handed in for the round: 0")
+            return Ruled(Code.MULTIPLE, self.say(_("several slips handed in for the round: 0")))
         if slip.late:
-            return Ruled(Code.LATE, "slip handed in after the deadline: 0")
+            return Ruled(Code.LATE, self.say(_("slip handed in after the deadline: 0")))
         try:
             word = parse_word(slip.word)
         except EngineError as exc:
-            return Ruled(Code.MALFORMED, f"the word cannot be read ({exc}): 0")
+            reason = self.say(_("the word cannot be read (%(error)s): 0")) % {"error": exc}
+            return Ruled(Code.MALFORMED, reason)
         if self.board.is_empty:
             return self._first_move(word, slip)
         ref = slip.ref.strip().upper()
         direction = ref_direction(ref)
         if direction is None:
             why = (
-                "the slip gives no reference" if not ref else f"the reference {ref} cannot be read"
+                self.say(_("the slip gives no reference"))
+                if not ref
+                else self.say(_("the reference %(ref)s cannot be read")) % {"ref": ref}
             )
             return self._wrong_reference(word, slip, None, why, written=None)
         try:
-            row, col, _ = parse_ref(ref)
+            row, col, _direction = parse_ref(ref)
         except EngineError as exc:  # the form of a reference, but off the board
             return self._wrong_reference(word, slip, direction, str(exc), written=None)
         move = Move(row, col, direction, word)
@@ -154,17 +161,37 @@ class RoundJudge:
         score = reading.score
         notes = [credited] if credited else []
         if reading.remarked:
-            notes.append(f"blanks not marked as they must be: scored as {reading.remarked}")
-        if slip.announced != score:
-            said = "no score announced" if slip.announced is None else f"announced {slip.announced}"
-            notes.append(f"{said}, the move is worth {score}")
+            notes.append(
+                self.say(_("blanks not marked as they must be: scored as %(word)s"))
+                % {"word": reading.remarked}
+            )
+        if slip.announced is None:
+            notes.append(
+                self.say(_("no score announced, the move is worth %(score)s")) % {"score": score}
+            )
+        elif slip.announced != score:
+            notes.append(
+                self.say(_("announced %(announced)s, the move is worth %(score)s"))
+                % {"announced": slip.announced, "score": score}
+            )
         warning = bool(reading.remarked) or slip.announced != score
         verdict = reading.verdict
+        notes_said = self.say(_("; ")).join(notes)  # a French "; " has its non-breaking space
+        if not notes:
+            reason = self.say(_("valid: %(score)s")) % {"score": score}
+        elif warning:
+            reason = self.say(_("%(notes)s: %(score)s and a warning")) % {
+                "notes": notes_said,
+                "score": score,
+            }
+        else:
+            reason = self.say(_("%(notes)s: %(score)s")) % {
+                "notes": notes_said,
+                "score": score,
+            }
         return Ruled(
             Code.VALID_WARNING if warning else Code.VALID,
-            "; ".join(notes) + f": {score}" + (" and a warning" if warning else "")
-            if notes
-            else f"valid: {score}",
+            reason,
             score,
             score,
             warning=warning,
@@ -181,11 +208,15 @@ class RoundJudge:
         best = _best(as_written or readings)
         if best is not None:
             return self._placed(
-                best, slip, credited=f"first move credited at its best position {best.ref}"
+                best,
+                slip,
+                credited=self.say(_("first move credited at its best position %(ref)s"))
+                % {"ref": best.ref},
             )
         attempts = [v for v in self._attempts(word, Direction.ACROSS) if v.placeable]
         if not attempts:
-            return Ruled(Code.DOES_NOT_FIT, f"{word} cannot be placed through the centre: 0")
+            reason = self.say(_("%(word)s cannot be placed through the centre: 0")) % {"word": word}
+            return Ruled(Code.DOES_NOT_FIT, reason)
         return self._zero(max(attempts, key=lambda v: v.score))
 
     def _wrong_reference(
@@ -206,16 +237,25 @@ class RoundJudge:
             for reading in self._readings_of(word, direction):
                 if reading.score != slip.announced:
                     continue
-                blanks = (
-                    f"; blanks not marked as they must be ({reading.remarked}): a warning"
-                    if reading.remarked
-                    else ""
-                )
+                reason = self.say(
+                    _(
+                        "%(why)s; %(word)s at %(ref)s is worth the announced %(score)s: "
+                        "%(score)s less a %(penalty)s-point penalty (2016 rule)"
+                    )
+                ) % {
+                    "why": why,
+                    "word": word,
+                    "ref": reading.ref,
+                    "score": reading.score,
+                    "penalty": policy.reference_penalty,
+                }
+                if reading.remarked:
+                    reason += self.say(
+                        _("; blanks not marked as they must be (%(word)s): a warning")
+                    ) % {"word": reading.remarked}
                 return Ruled(
                     Code.REFERENCE_PENALTY,
-                    f"{why}; {word} at {reading.ref} is worth the announced {reading.score}: "
-                    f"{reading.score} less a {policy.reference_penalty}-point penalty "
-                    f"(2016 rule){blanks}",
+                    reason,
                     reading.score,
                     reading.score,
                     warning=bool(reading.remarked),
@@ -227,13 +267,21 @@ class RoundJudge:
         if written is not None and not set(written.faults()) & FITTING_FAULTS:
             return self._zero(written)
         if word.upper() not in self.lexicon:
-            return Ruled(Code.INVALID_WORD, f"not in the lexicon {self.lexicon.name}: {word}: 0")
+            reason = self.say(_("not in the lexicon %(lexicon)s: %(word)s: 0")) % {
+                "lexicon": self.lexicon.name,
+                "word": word,
+            }
+            return Ruled(Code.INVALID_WORD, reason)
         if any(self._readings_of(word, None)):
-            return Ruled(Code.BAD_REFERENCE, f"{why}: 0")
+            return Ruled(Code.BAD_REFERENCE, self.say(_("%(why)s: 0")) % {"why": why})
         attempts = [v for v in self._attempts(word, None) if v.placeable and not _fits_badly(v)]
         if attempts:
             return self._zero(max(attempts, key=lambda v: v.score), anywhere=True)
-        return Ruled(Code.DOES_NOT_FIT, f"{word} fits nowhere on the board ({why}): 0")
+        reason = self.say(_("%(word)s fits nowhere on the board (%(why)s): 0")) % {
+            "word": word,
+            "why": why,
+        }
+        return Ruled(Code.DOES_NOT_FIT, reason)
 
     def _zero(self, verdict: Verdict, *, anywhere: bool = False) -> Ruled:
         """A placement that fits but is not legal: its word is not in the lexicon, its tiles are
@@ -245,21 +293,26 @@ class RoundJudge:
             w.upper() for w in verdict.invalid_words
         }
         if Fault.NOT_ON_RACK in faults and not main_invalid:
-            where = " at any placement" if anywhere else ""
+            said = (
+                self.say(_("%(why)s at any placement: 0"))
+                if anywhere
+                else self.say(_("%(why)s: 0"))
+            )
             return Ruled(
                 Code.NOT_ON_RACK,
-                f"{_message(verdict, Fault.NOT_ON_RACK)}{where}: 0",
+                said % {"why": _message(verdict, Fault.NOT_ON_RACK)},
                 move_score=verdict.score,
                 placed=placed,
             )
         if Fault.NOT_IN_LEXICON in faults:
             return Ruled(
                 Code.INVALID_WORD,
-                f"{_message(verdict, Fault.NOT_IN_LEXICON)}: 0",
+                self.say(_("%(why)s: 0")) % {"why": _message(verdict, Fault.NOT_IN_LEXICON)},
                 move_score=verdict.score,
                 placed=placed,
             )
-        return Ruled(Code.DOES_NOT_FIT, f"{_first(verdict)}: 0", placed=placed)
+        reason = self.say(_("%(why)s: 0")) % {"why": _first(verdict)}
+        return Ruled(Code.DOES_NOT_FIT, reason, placed=placed)
 
     # -- placements of a word -----------------------------------------------------------------
 
@@ -320,7 +373,7 @@ def blank_markings(verdict: Verdict, rack: str) -> Iterator[Move]:
         return
     index = {
         (r, c): (c - move.col if move.direction is Direction.ACROSS else r - move.row)
-        for r, c, _ in verdict.placed
+        for r, c, _tile in verdict.placed
     }
     letters: dict[str, list[int]] = {}
     for i in sorted(index.values()):

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.utils.translation import gettext_lazy
 from drf_spectacular.views import SpectacularAPIView
 
 from config.views import healthz
@@ -29,5 +30,5 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
 ]
 
-admin.site.site_header = "Duplicate Scrabble administration"
-admin.site.site_title = "Duplicate Scrabble"
+admin.site.site_header = gettext_lazy("Duplicate Scrabble administration")
+admin.site.site_title = gettext_lazy("Duplicate Scrabble")

@@ -29,24 +29,26 @@ class RulingCode(enum.StrEnum):
         return RULING_LABELS[self]
 
 
-def _(message: str) -> str:
-    """Marks a label for the catalogues (``makemessages``) without translating it here: this
-    module imports no Django; ``tournament.models.slip.RULING_CHOICES_SHOWN`` translates."""
+def gettext_noop(message: str) -> str:
+    """Marks words for the catalogues (``makemessages`` knows the name) without translating
+    them: this module and ``arbiter.rules`` import no Django. The ruling labels are translated
+    by ``tournament.models.slip.RULING_CHOICES_SHOWN``, the rulings' reasons by the judge's
+    ``say`` (``arbiter.services.rulings.judge_for``)."""
     return message
 
 
 RULING_LABELS: dict[RulingCode, str] = {
-    RulingCode.VALID: _("Valid"),
-    RulingCode.VALID_WARNING: _("Valid, with a warning (announced score)"),
-    RulingCode.REFERENCE_PENALTY: _("Wrong reference: penalty (2016 rule)"),
-    RulingCode.INVALID_WORD: _("Word not in the lexicon"),
-    RulingCode.NOT_ON_RACK: _("Tiles not on the rack"),
-    RulingCode.DOES_NOT_FIT: _("Does not fit the board"),
-    RulingCode.BAD_REFERENCE: _("Wrong reference"),
-    RulingCode.MALFORMED: _("Blank or unreadable slip"),
-    RulingCode.LATE: _("Late"),
-    RulingCode.MISSING: _("No slip"),
-    RulingCode.MULTIPLE: _("Several slips handed in"),
+    RulingCode.VALID: gettext_noop("Valid"),
+    RulingCode.VALID_WARNING: gettext_noop("Valid, with a warning (announced score)"),
+    RulingCode.REFERENCE_PENALTY: gettext_noop("Wrong reference: penalty (2016 rule)"),
+    RulingCode.INVALID_WORD: gettext_noop("Word not in the lexicon"),
+    RulingCode.NOT_ON_RACK: gettext_noop("Tiles not on the rack"),
+    RulingCode.DOES_NOT_FIT: gettext_noop("Does not fit the board"),
+    RulingCode.BAD_REFERENCE: gettext_noop("Wrong reference"),
+    RulingCode.MALFORMED: gettext_noop("Blank or unreadable slip"),
+    RulingCode.LATE: gettext_noop("Late"),
+    RulingCode.MISSING: gettext_noop("No slip"),
+    RulingCode.MULTIPLE: gettext_noop("Several slips handed in"),
 }
 
 RULING_CHOICES: list[tuple[str, str]] = [(code.value, code.label) for code in RulingCode]

@@ -11,9 +11,12 @@ same transaction as whatever changed a ruling, so standings, phones and sheets f
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from datetime import datetime
 
 from django.db.models import Count, Q
+from django.utils import translation
+from django.utils.translation import gettext
 
 from arbiter.rules import (
     PLACED_CODES,
@@ -46,7 +49,18 @@ def judge_for(round: Round) -> RoundJudge:
         top_score=round.tops[0]["score"] if round.tops else 0,
         score_counts={int(s): n for s, n in round.score_counts.items()},
         policy=policy_for(game.event),
+        say=_speaking(game.event.language),
     )
+
+
+def _speaking(language: str) -> Callable[[str], str]:
+    """The reasons' words in ``language`` (the event's), whichever request or worker rules."""
+
+    def say(message: str) -> str:
+        with translation.override(language):
+            return gettext(message)
+
+    return say
 
 
 def slip_of(submission: Submission | None) -> Slip | None:

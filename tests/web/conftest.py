@@ -14,7 +14,14 @@ from tests.web.night import PLAYERS, publish_round
 def night(db):
     """A club night of 40 players: game 1 has two rounds published (WROTE, then TREMOLOS
     through its R: 12 tiles on the board) and a third open; game 2 waits."""
-    event = EventFactory(name="Club night", slug="club-night", solo_min_players=99)
+    return club_night()
+
+
+def club_night(language: str = "en"):
+    """The ``night`` fixture's event, in ``language`` from the start (its rulings too)."""
+    event = EventFactory(
+        name="Club night", slug="club-night", solo_min_players=99, language=language
+    )
     players = [
         PlayerFactory(event=event, name=f"Player {n:02d} Longname", table=n)
         for n in range(1, PLAYERS + 1)

@@ -6,9 +6,9 @@ the French event's language wins), reading every visible word, and finds no Engl
 English is recognised by its words: every word of the catalogues' English source strings and a
 list of common English words, less every word the French translations use (so "top", "solo",
 "score", "total", "table", "club" pass) and the names of the night (players, event, account).
-Two things are left out, on purpose and by name: the ruling reasons (``.reason``: the pure
-rules write them in English when they rule; README, "Adding a language") and the audit log's
-action codes (``code``: identifiers such as ``arbiter.round.opened``).
+The event is French from the start, so its rulings' reasons are written in French when the
+slips are ruled. One thing is left out, on purpose and by name: the audit log's action codes
+(``code``: identifiers such as ``arbiter.round.opened``).
 Screenshots: /tmp/fr-*.png.
 """
 
@@ -22,6 +22,7 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
+from tests.web.conftest import club_night
 from tests.web.layout import assert_no_horizontal_scroll
 from tests.web.play.test_play_browser import browser  # noqa: F401 - the shared Chromium fixture
 
@@ -45,7 +46,7 @@ COMMON_ENGLISH = frozenset(_COMMON.split())
 # switch's "English", which names the other language in that language.
 ALLOWED = {"player", "longname", "club", "night", "dora", "duplicate", "scrabble", "english"}
 PROBE = """() => {
-  const skip = (el) => el.closest('.reason, code, script, style, [hidden]');
+  const skip = (el) => el.closest('code, script, style, [hidden]');
   const out = [];
   const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   while (walk.nextNode()) {
@@ -134,11 +135,9 @@ def test_the_catalogue_words_make_a_usable_detector() -> None:
 def test_the_main_pages_in_french_have_no_english_left(
     browser,  # noqa: F811
     live_server,
-    night,
+    db,
 ) -> None:
-    event, game, players, director = night
-    event.language = "fr"
-    event.save(update_fields=["language"])
+    event, game, players, director = club_night("fr")
     base = live_server.url
     console = context_page(browser, live_server, locale="fr-FR", viewport=LAPTOP, user=director)
     left: dict[str, set[str]] = {}

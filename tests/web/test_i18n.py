@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import GameFactory, PlayerFactory
+from tests.web.console.test_setup import POLICY as SETUP_POLICY
 from tournament.models import Event
 
 pytestmark = pytest.mark.django_db
@@ -112,21 +113,8 @@ def test_the_scripts_catalogue_is_served_per_language(client: Client) -> None:
     assert client.get(reverse("javascript_catalog", args=["xx"])).status_code == 404
 
 
-POLICY = {
-    "round_seconds": 180,
-    "grace_seconds": 10,
-    "warning_seconds": 30,
-    "warnings_free": 3,
-    "warning_penalty": 5,
-    "reference_rule_2016": "on",
-    "reference_penalty": 5,
-    "solo_bonus": 10,
-    "solo_min_players": 16,
-    "tile_set": "fr",
-    "lexicon": "enable",
-    "board_layout": "standard",
-    "language": "fr",
-}
+# The set-up tests' policy, for a French event.
+POLICY = SETUP_POLICY | {"tile_set": "fr", "language": "fr"}
 
 
 def test_the_event_form_sets_the_events_language(client_for, director, event) -> None:

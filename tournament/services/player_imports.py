@@ -26,6 +26,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext, ngettext
 
 from tournament.categories import age_category_parse, series_parse
 from tournament.errors import ApplicationError
@@ -47,7 +48,9 @@ class RowError:
     message: str
 
     def __str__(self) -> str:
-        return self.message if self.row is None else f"Row {self.row}: {self.message}"
+        if self.row is None:
+            return self.message
+        return gettext("Row %(row)s: %(problem)s") % {"row": self.row, "problem": self.message}
 
 
 class PlayerImportError(ApplicationError):
@@ -56,7 +59,12 @@ class PlayerImportError(ApplicationError):
     def __init__(self, errors: list[RowError]) -> None:
         count = len(errors)
         super().__init__(
-            f"Nothing imported: {count} problem{'s' if count != 1 else ''} in the file.",
+            ngettext(
+                "Nothing imported: %(count)s problem in the file.",
+                "Nothing imported: %(count)s problems in the file.",
+                count,
+            )
+            % {"count": count},
             data={"errors": [{"row": e.row, "message": e.message} for e in errors]},
         )
         self.errors = errors
@@ -92,13 +100,25 @@ def _rows_xlsx(content: bytes) -> Iterator[tuple[int, list[Any]]]:
         unpacked = 0  # openpyxl says why below
     if unpacked > MAX_UNPACKED_BYTES:
         raise PlayerImportError(
-            [RowError(None, f"The workbook unpacks to more than {MAX_UNPACKED_BYTES // 2**20} MB.")]
+            [
+                RowError(
+                    None,
+                    gettext("The workbook unpacks to more than %(size)s MB.")
+                    % {"size": MAX_UNPACKED_BYTES // 2**20},
+                )
+            ]
         )
     try:
         wb = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
     except Exception as exc:  # zip, XML, anything openpyxl cannot read
         raise PlayerImportError(
-            [RowError(None, f"The file is not a readable .xlsx workbook ({type(exc).__name__}).")]
+            [
+                RowError(
+                    None,
+                    gettext("The file is not a readable .xlsx workbook (%(kind)s).")
+                    % {"kind": type(exc).__name__},
+                )
+            ]
         ) from exc
     ws = wb.worksheets[0]
     for number, row in enumerate(ws.iter_rows(max_col=MAX_COLUMNS, values_only=True), start=1):
@@ -115,10 +135,14 @@ def _rows_csv(content: bytes) -> Iterator[tuple[int, list[Any]]]:
             continue
     else:
         raise PlayerImportError(
-            [RowError(None, "The file is not readable text (neither UTF-8 nor Windows-1252).")]
+            [
+                RowError(
+                    None, gettext("The file is not readable text (neither UTF-8 nor Windows-1252).")
+                )
+            ]
         )
     if "\0" in text:
-        raise PlayerImportError([RowError(None, "The file is not a CSV text file.")])
+        raise PlayerImportError([RowError(None, gettext("The file is not a CSV text file."))])
     first = text.split("\n", 1)[0]
     delimiter = max(",;\t", key=first.count)  # Excel in many locales writes ';'
     yield from enumerate(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter), start=1)
@@ -130,7 +154,15 @@ def _parse(file_name: str, content: bytes) -> Iterator[tuple[int, list[Any]]]:
         return _rows_xlsx(content)
     if lower.endswith(".csv"):
         return _rows_csv(content)
-    raise PlayerImportError([RowError(None, f"{file_name!r} is neither a .xlsx nor a .csv file.")])
+    raise PlayerImportError(
+        [
+            RowError(
+                None,
+                gettext("'%(file_name)s' is neither a .xlsx nor a .csv file.")
+                % {"file_name": file_name},
+            )
+        ]
+    )
 
 
 def _header(cells: list[Any]) -> tuple[dict[str, int], list[RowError]]:
@@ -142,13 +174,19 @@ def _header(cells: list[Any]) -> tuple[dict[str, int], list[RowError]]:
             continue
         key = ALIASES.get(raw.lower(), raw.lower())
         if key not in COLUMNS:
-            errors.append(RowError(1, f"Unknown column {raw!r} (expected: {', '.join(COLUMNS)})."))
+            errors.append(
+                RowError(
+                    1,
+                    gettext("Unknown column '%(raw)s' (expected: %(expected)s).")
+                    % {"raw": raw, "expected": ", ".join(COLUMNS)},
+                )
+            )
         elif key in columns:
-            errors.append(RowError(1, f"Column {raw!r} appears twice."))
+            errors.append(RowError(1, gettext("Column '%(raw)s' appears twice.") % {"raw": raw}))
         else:
             columns[key] = i
     if "name" not in columns:
-        errors.append(RowError(1, "No 'name' column: the header row must name it."))
+        errors.append(RowError(1, gettext("No 'name' column: the header row must name it.")))
     return columns, errors
 
 
@@ -156,7 +194,7 @@ def _table(value: Any) -> tuple[int | None, str | None]:
     if value is None or (isinstance(value, str) and not value.strip()):
         return None, None
     if isinstance(value, bool):
-        return None, f"table {value!r} is not a number"
+        return None, gettext("table '%(value)s' is not a number") % {"value": value}
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, int):
@@ -164,10 +202,12 @@ def _table(value: Any) -> tuple[int | None, str | None]:
     else:
         text = str(value).strip()
         if not text.isdigit():
-            return None, f"table {text!r} is not a number"
+            return None, gettext("table '%(text)s' is not a number") % {"text": text}
         number = int(text)
     if number <= 0:
-        return None, f"table {number} is not a table number (1, 2, 3...)"
+        return None, gettext("table %(number)s is not a table number (1, 2, 3...)") % {
+            "number": number
+        }
     return number, None
 
 
@@ -175,13 +215,19 @@ def players_check(*, event: Event, file_name: str, content: bytes) -> list[Playe
     """Read and check every row; raise ``PlayerImportError`` with all the problems found."""
     if len(content) > MAX_BYTES:
         raise PlayerImportError(
-            [RowError(None, f"The file is larger than {MAX_BYTES // 2**20} MB: split it.")]
+            [
+                RowError(
+                    None,
+                    gettext("The file is larger than %(size)s MB: split it.")
+                    % {"size": MAX_BYTES // 2**20},
+                )
+            ]
         )
     rows = _parse(file_name, content)
     try:
         first = next(rows, None)
         if first is None:
-            raise PlayerImportError([RowError(None, "The file is empty.")])
+            raise PlayerImportError([RowError(None, gettext("The file is empty."))])
         columns, errors = _header(first[1])
         if errors:
             raise PlayerImportError(errors)
@@ -201,10 +247,13 @@ def players_check(*, event: Event, file_name: str, content: bytes) -> list[Playe
             problems = []
             text = {key: _text(values.get(key)) for key in LIMITS}
             if not text["name"]:
-                problems.append("the name is missing")
+                problems.append(gettext("the name is missing"))
             for key, limit in LIMITS.items():
                 if len(text[key]) > limit:
-                    problems.append(f"the {key} is longer than {limit} characters")
+                    problems.append(
+                        gettext("the %(key)s is longer than %(limit)s characters")
+                        % {"key": key, "limit": limit}
+                    )
             table, problem = _table(values.get("table"))
             if problem:
                 problems.append(problem)
@@ -220,17 +269,29 @@ def players_check(*, event: Event, file_name: str, content: bytes) -> list[Playe
                 problems.append(str(exc))
             if table is not None:
                 if table in tables:
-                    problems.append(f"table {table} is already taken in {event.name}")
+                    problems.append(
+                        gettext("table %(table)s is already taken in %(name)s")
+                        % {"table": table, "name": event.name}
+                    )
                 elif table in seen_tables:
-                    problems.append(f"table {table} is also on row {seen_tables[table]}")
+                    problems.append(
+                        gettext("table %(table)s is also on row %(row)s")
+                        % {"table": table, "row": seen_tables[table]}
+                    )
                 else:
                     seen_tables[table] = number
             licence = text["licence"]
             if licence:
                 if licence in licences:
-                    problems.append(f"licence {licence} is already registered in {event.name}")
+                    problems.append(
+                        gettext("licence %(licence)s is already registered in %(name)s")
+                        % {"licence": licence, "name": event.name}
+                    )
                 elif licence in seen_licences:
-                    problems.append(f"licence {licence} is also on row {seen_licences[licence]}")
+                    problems.append(
+                        gettext("licence %(licence)s is also on row %(row)s")
+                        % {"licence": licence, "row": seen_licences[licence]}
+                    )
                 else:
                     seen_licences[licence] = number
             errors += [RowError(number, p[0].upper() + p[1:] + ".") for p in problems]
@@ -249,19 +310,31 @@ def players_check(*, event: Event, file_name: str, content: bytes) -> list[Playe
                 )
             if number > MAX_ROWS + 1:
                 errors.append(
-                    RowError(number, f"Too many rows: at most {MAX_ROWS} players per file.")
+                    RowError(
+                        number,
+                        gettext("Too many rows: at most %(count)s players per file.")
+                        % {"count": MAX_ROWS},
+                    )
                 )
                 break
     except PlayerImportError:
         raise
     except Exception as exc:  # a broken file that fails while being read
         raise PlayerImportError(
-            [RowError(None, f"The file could not be read ({type(exc).__name__}: {exc}).")]
+            [
+                RowError(
+                    None,
+                    gettext("The file could not be read (%(kind)s: %(exc)s).")
+                    % {"kind": type(exc).__name__, "exc": exc},
+                )
+            ]
         ) from exc
     if errors:
         raise PlayerImportError(errors)
     if not players:
-        raise PlayerImportError([RowError(None, "The file holds no player (only a header).")])
+        raise PlayerImportError(
+            [RowError(None, gettext("The file holds no player (only a header)."))]
+        )
     return players
 
 
@@ -290,7 +363,12 @@ def players_import(
             created = Player.objects.bulk_create(players, batch_size=500)
     except IntegrityError as exc:  # a table or licence registered meanwhile by someone else
         raise PlayerImportError(
-            [RowError(None, "A table or licence of the file was registered meanwhile: try again.")]
+            [
+                RowError(
+                    None,
+                    gettext("A table or licence of the file was registered meanwhile: try again."),
+                )
+            ]
         ) from exc
     audit_record_many(
         event=event,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, CSRFCheck
@@ -27,7 +27,7 @@ PLAY_COOKIE = "dsplay"
 PLAY_COOKIE_SALT = "tournament.play"
 PLAY_COOKIE_MAX_AGE = 7 * 24 * 3600
 
-REVOKED = "This access has been revoked: ask the director for a new QR code."
+REVOKED = gettext_lazy("This access has been revoked: ask the director for a new QR code.")
 
 
 class PlayerPrincipal:

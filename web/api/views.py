@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
@@ -46,7 +46,7 @@ from web.i18n import event_language_activate
 
 
 class IsPlayer(BasePermission):
-    message = (
+    message = gettext_lazy(
         "Authentication credentials were not provided: "
         "scan your QR code or send 'Authorization: Bearer <token>'."
     )

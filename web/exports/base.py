@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
+from django.utils.translation import gettext
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.packaging.custom import IntProperty, StringProperty
@@ -164,13 +165,15 @@ def workbook_write(
     total = len(sheets)
     for i, sheet in enumerate(sheets):
         if progress is not None:
-            progress(int(100 * i / (total + 1)), f"Writing {sheet.title}")
+            progress(
+                int(100 * i / (total + 1)), gettext("Writing %(sheet)s") % {"sheet": sheet.title}
+            )
         _sheet_write(wb.create_sheet(title=sheet.title), sheet)
     if progress is not None:
-        progress(int(100 * total / (total + 1)), "Saving the workbook")
+        progress(int(100 * total / (total + 1)), gettext("Saving the workbook"))
     wb.save(out)
     if progress is not None:
-        progress(100, "Done")
+        progress(100, gettext("Done"))
 
 
 def csv_safe(value: Cell) -> Cell:

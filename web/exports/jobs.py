@@ -46,7 +46,9 @@ def export_job_request(
             % {"number": game.number, "name": event.name}
         )
     user = actor if isinstance(actor, AbstractBaseUser) else None
-    job = ExportJob.objects.create(event=event, game=game, requested_by=user, message="Queued")
+    job = ExportJob.objects.create(
+        event=event, game=game, requested_by=user, message=gettext("Queued")
+    )
     audit_record(
         event=event,
         game=game,
@@ -63,7 +65,7 @@ def _claim(job_id: int, now: dt.datetime) -> bool:
         status=ExportJob.Status.RUNNING, started_at__lt=now - STALE_AFTER
     )
     claimed = ExportJob.objects.filter(claimable, pk=job_id).update(
-        status=ExportJob.Status.RUNNING, started_at=now, progress=0, message="Starting"
+        status=ExportJob.Status.RUNNING, started_at=now, progress=0, message=gettext("Starting")
     )
     return claimed == 1
 
@@ -101,7 +103,9 @@ def export_job_run(*, job_id: int, now: dt.datetime | None = None) -> ExportJob 
             os.unlink(partial)
         ExportJob.objects.filter(pk=job.pk).update(
             status=ExportJob.Status.FAILED,
-            message=f"Failed: {type(exc).__name__}: {exc}"[:300],
+            message=(
+                gettext("Failed: %(kind)s: %(error)s") % {"kind": type(exc).__name__, "error": exc}
+            )[:300],
             finished_at=timezone.now(),
         )
         job.refresh_from_db()
@@ -109,7 +113,7 @@ def export_job_run(*, job_id: int, now: dt.datetime | None = None) -> ExportJob 
     ExportJob.objects.filter(pk=job.pk).update(
         status=ExportJob.Status.DONE,
         progress=100,
-        message="Ready",
+        message=gettext("Ready"),
         file_name=name,
         size=(folder / name).stat().st_size,
         finished_at=timezone.now(),
