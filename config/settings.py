@@ -111,6 +111,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Oversized bodies (413) and control characters in paths (404), queries and forms (400).
     "web.middleware.RequestChecksMiddleware",
+    # Each request in TIME_ZONE until an event's page switches to the event's zone.
+    "web.middleware.TimeZoneMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the person's choice (the header's switch, a cookie), then the browser's.
     # The screen and the phone pages fall back on their event's language (web/i18n.py).
@@ -194,7 +196,8 @@ LOGOUT_REDIRECT_URL = "login"
 # --- Time and language ----------------------------------------------------------------------
 
 # The interface speaks English and French (README, "Adding a language"); the catalogues live in
-# locale/<code>/LC_MESSAGES/. Events have no time zone of their own: times show in TIME_ZONE.
+# locale/<code>/LC_MESSAGES/. TIME_ZONE is the installation's, and a new event's: each event shows
+# its times in its own (Event.time_zone, web.middleware.TimeZoneMiddleware).
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("fr", "Français")]
 LOCALE_PATHS = [BASE_DIR / "locale"]

@@ -15,7 +15,7 @@ from django.utils import translation
 from django.views.i18n import JavaScriptCatalog
 
 from tournament.models import Event
-from web.permissions import public
+from web.permissions import event_time_zone_activate, public
 
 
 def language_chosen(request: HttpRequest) -> str | None:
@@ -25,8 +25,9 @@ def language_chosen(request: HttpRequest) -> str | None:
 
 
 def event_language_activate(request: HttpRequest, event: Event) -> str:
-    """Speak ``event``'s language for the rest of this request unless the person chose one;
-    answers the language in force."""
+    """Speak ``event``'s language for the rest of this request unless the person chose one, in
+    the event's time zone; answers the language in force."""
+    event_time_zone_activate(event)
     language = language_chosen(request) or event.language
     translation.activate(language)
     request.LANGUAGE_CODE = language

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.request import QueryDict
+from django.utils import timezone
 
 from web.inputs import control_character, control_character_message
 
@@ -87,3 +88,19 @@ class RequestChecksMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         return request_problem(request) or self.get_response(request)
+
+
+class TimeZoneMiddleware:
+    """Every request starts in the installation's time zone (``TIME_ZONE``) and ends there: an
+    event's pages switch to the event's own (``web.i18n.event_time_zone_activate``), and a
+    worker thread must not carry one event's zone into the next request."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        timezone.deactivate()
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()

@@ -22,6 +22,7 @@ Every view declares who may call it, with one of these (each leaves its rule on 
 
 from __future__ import annotations
 
+import zoneinfo
 from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar, cast
@@ -30,6 +31,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponseBase
+from django.utils import timezone
 from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.request import Request
 
@@ -77,9 +79,16 @@ def event_visible_or_404(request: HttpRequest, slug: str) -> Event:
     return event
 
 
+def event_time_zone_activate(event: Event) -> None:
+    """Show times in ``event``'s time zone for the rest of this request: its console pages, its
+    screen and phones, the API on it (``web.middleware.TimeZoneMiddleware`` resets it)."""
+    timezone.activate(zoneinfo.ZoneInfo(event.time_zone))
+
+
 def event_access(user: User | AnonymousUser | Any, slug: str, roles: tuple[str, ...]) -> str:
     """The user's role in the event ``slug`` if it is one of ``roles``; Http404 when the event
-    does not exist or the user has no role in it, PermissionDenied when the role does not do."""
+    does not exist or the user has no role in it, PermissionDenied when the role does not do.
+    From then on the request shows times in the event's time zone."""
     event = Event.objects.filter(slug=slug).first()
     role = None if event is None else event_role(user, event)
     if event is None or role is None:
@@ -87,6 +96,7 @@ def event_access(user: User | AnonymousUser | Any, slug: str, roles: tuple[str, 
     if role not in roles:
         wanted = " or ".join(roles)
         raise PermissionDenied(f"This needs the {wanted} role in {event.name}.")
+    event_time_zone_activate(event)
     return role
 
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Max, Subquery
 
@@ -274,7 +273,7 @@ def play_state_for_phone(*, player: Player, now: datetime, version: str | None =
     event = player.event
     data = state.data | {
         "event": state.data["event"]
-        | {"warning_seconds": event.warning_seconds, "time_zone": settings.TIME_ZONE},
+        | {"warning_seconds": event.warning_seconds, "time_zone": event.time_zone},
         "slips": play_slips(player=player, game=game),
     }
     return PlayState(version=state.version, data=data)

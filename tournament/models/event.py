@@ -1,12 +1,36 @@
 from __future__ import annotations
 
+import functools
+import zoneinfo
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models.choices import BoardLayout, Language, TileSet, in_choices
+
+
+@functools.cache
+def time_zones() -> frozenset[str]:
+    """The IANA time zone names this machine knows (``Europe/Paris``, ``America/Montreal``)."""
+    return frozenset(zoneinfo.available_timezones())
+
+
+def time_zone_default() -> str:
+    """A new event's time zone: the installation's (``TIME_ZONE``)."""
+    return str(settings.TIME_ZONE)
+
+
+def time_zone_validate(value: str) -> None:
+    if value not in time_zones():
+        raise ValidationError(
+            _("Unknown time zone %(zone)s: give a name such as Europe/Paris."),
+            params={"zone": value},
+            code="time_zone",
+        )
 
 
 class EventStatus(models.TextChoices):
@@ -79,6 +103,14 @@ class Event(models.Model):
         help_text=_(
             "The language of the event's screen, phones and exports (a person may "
             "choose another for their own pages)."
+        ),
+    )
+    time_zone = models.CharField(
+        max_length=64,
+        default=time_zone_default,
+        validators=[time_zone_validate],
+        help_text=_(
+            "Where the event is played: its pages, phones and exports show its times there."
         ),
     )
 

@@ -44,6 +44,7 @@ POLICY_FIELDS = (
     "lexicon",
     "board_layout",
     "language",
+    "time_zone",
 )
 
 

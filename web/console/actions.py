@@ -155,8 +155,8 @@ def _player_at(game: Game, data: Data) -> Player:
 
 
 def _clock(at: datetime | None) -> str:
-    """A time of the server clock as the room reads it: in the event's time zone
-    (``settings.TIME_ZONE``), not UTC."""
+    """A time of the server clock as the room reads it: in the event's time zone (the event's
+    pages and API run in it, ``web.permissions.event_access``), not UTC."""
     return "-" if at is None else f"{timezone.localtime(at):%H:%M:%S}"
 
 

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from tournament.categories import SERIES_MAX, SERIES_MIN
 from tournament.models import Event, EventRole, Game, WordList
 from tournament.models.choices import Language
+from tournament.models.event import time_zone_default, time_zones
 from tournament.services.events import POLICY_FIELDS
 from web.inputs import INT32_MAX, INT32_MIN
 
@@ -35,6 +36,10 @@ def _lexicons() -> list[tuple[str, str]]:
         )
         for word_list in uploaded
     ]
+
+
+def _time_zones() -> list[tuple[str, str]]:
+    return [(zone, zone) for zone in sorted(time_zones())]
 
 
 def _bounded(field: forms.IntegerField, minimum: int, maximum: int) -> None:
@@ -67,6 +72,7 @@ EVENT_LABELS = {
     "lexicon": _("Lexicon"),
     "board_layout": _("Board"),
     "language": _("Language"),
+    "time_zone": _("Time zone"),
 }
 
 
@@ -84,6 +90,8 @@ class _EventFieldsForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields.update(fields_for_model(Event, fields=self.event_fields, widgets=self.widgets))
         self.fields["lexicon"] = forms.ChoiceField(choices=_lexicons)
+        if "time_zone" in self.fields:  # a form posted without it keeps the event's zone
+            self.fields["time_zone"] = forms.ChoiceField(choices=_time_zones, required=False)
         for name, field in self.fields.items():
             field.label = EVENT_LABELS.get(name, field.label)
         if "language" in self.fields:  # a form posted without it keeps the event's language
@@ -91,6 +99,10 @@ class _EventFieldsForm(forms.Form):
         for field in self.fields.values():  # every number of the policy is an integer column
             if isinstance(field, forms.IntegerField):
                 _bounded(field, INT32_MIN, INT32_MAX)
+
+    def clean_time_zone(self) -> str:
+        zone: str = self.cleaned_data.get("time_zone") or ""
+        return zone or str(self.initial.get("time_zone") or time_zone_default())
 
     def clean_language(self) -> str:
         language: str = self.cleaned_data.get("language") or ""
