@@ -7,17 +7,24 @@ A ``Sheet`` is a title, a header, a generator of rows and the number formats of 
 - the header row is bold and frozen;
 - numbers stay numbers (``int``/``float`` cells, with the column's number format if it has one);
 - text stays text: a string starting with ``=`` is written as a string, never as a formula;
+- dates and times are dates (``yyyy-mm-dd``, ``yyyy-mm-dd hh:mm``: a time is the local time,
+  naive, its zone said beside it);
+- a header cell may carry a note (an Excel comment) saying what its column counts;
+- a sheet may end with a footer row (a totals row), bold, after the rows: ``finish`` and the
+  count of rows written do not include it;
 - columns are sized from the header and the first ``SIZING_ROWS`` rows (write-only mode needs
   the widths before the first row is written).
 
 ``csv_write`` writes one sheet as CSV, safe against formula injection (OWASP): a text cell
 starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading ``'``;
-numbers are written as numbers (a gap of -23 stays ``-23``).
+numbers are written as numbers (a gap of -23 stays ``-23``), dates as ``2026-11-24`` and
+times as ``2026-11-24 18:30``; the footer row, if any, comes last.
 """
 
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +32,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
+from openpyxl.comments import Comment
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
@@ -32,7 +40,7 @@ from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 if TYPE_CHECKING:
     from openpyxl.cell.cell import Cell as XlCell
 
-Cell = str | int | float | None
+Cell = str | int | float | dt.date | None
 Row = Sequence[Cell]
 Progress = Callable[[int, str], None]
 
@@ -40,6 +48,9 @@ SIZING_ROWS = 200
 MIN_WIDTH, MAX_WIDTH = 6, 60
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 BOLD = Font(bold=True)
+DATE, TIME = "yyyy-mm-dd", "yyyy-mm-dd hh:mm"
+NOTE_AUTHOR = "duplicate-scrabble"
+NOTE_WIDTH, NOTE_HEIGHT = 300, 120  # points: a note's box, wide enough for two sentences
 
 
 @dataclass
@@ -47,7 +58,10 @@ class Sheet:
     """One sheet: ``rows`` is any iterable (usually a generator, run only when written).
 
     ``formats`` maps a column index (0-based) to an Excel number format (``"0.00"``);
-    ``finish(ws, rows_written)`` runs after the rows, e.g. to add a chart.
+    ``notes`` a column index to what the column counts, a note on its header cell;
+    ``footer()`` gives a last row (a totals row), asked for once the rows are written, so it
+    can add up what they streamed; ``finish(ws, rows_written)`` runs after the rows (the
+    footer not counted), e.g. to add a chart.
     """
 
     title: str
@@ -55,6 +69,8 @@ class Sheet:
     rows: Iterable[Row]
     formats: dict[int, str] = field(default_factory=dict)
     finish: Callable[[WriteOnlyWorksheet, int], None] | None = None
+    notes: dict[int, str] = field(default_factory=dict)
+    footer: Callable[[], Row] | None = None
 
 
 def _width(value: Any) -> int:
@@ -62,6 +78,8 @@ def _width(value: Any) -> int:
         return 0
     if isinstance(value, float):
         return len(f"{value:.2f}")
+    if isinstance(value, dt.datetime):
+        return len(TIME)
     return len(str(value))
 
 
@@ -80,9 +98,43 @@ def _sized(sheet: Sheet) -> tuple[list[int], Iterator[Row]]:
     return sized, itertools.chain(first, rows)
 
 
-def _text_cell(ws: WriteOnlyWorksheet, value: str) -> XlCell:
+def _cell(ws: WriteOnlyWorksheet, value: Cell, number_format: str | None = None) -> XlCell:
+    """A cell with its own type or format: text is never a formula, a date is a date (at
+    midnight for a day), a number takes the column's number format."""
+    if isinstance(value, dt.date):
+        if isinstance(value, dt.datetime):
+            cell = WriteOnlyCell(ws, value=value)
+            cell.number_format = TIME
+        else:
+            cell = WriteOnlyCell(ws, value=dt.datetime.combine(value, dt.time()))
+            cell.number_format = DATE
+        return cell
     cell = WriteOnlyCell(ws, value=value)
-    cell.data_type = "s"  # a name like "=cmd|..." stays text, never a formula
+    if isinstance(value, str):
+        cell.data_type = "s"  # a name like "=cmd|..." stays text, never a formula
+    elif number_format is not None:
+        cell.number_format = number_format
+    return cell
+
+
+def _cells(ws: WriteOnlyWorksheet, row: Row, formats: dict[int, str]) -> list[Any]:
+    """The row as openpyxl takes it: plain values, and a cell where one needs its own type or
+    number format (text that looks like a formula, a formatted number, a date)."""
+    out: list[Any] = list(row)
+    for i, value in enumerate(out):
+        if isinstance(value, str):
+            if value.startswith("="):
+                out[i] = _cell(ws, value)
+        elif (i in formats and isinstance(value, int | float)) or isinstance(value, dt.date):
+            out[i] = _cell(ws, value, formats.get(i))
+    return out
+
+
+def _header_cell(ws: WriteOnlyWorksheet, title: str | int, note: str | None) -> XlCell:
+    cell = WriteOnlyCell(ws, value=title)
+    cell.font = BOLD
+    if note:
+        cell.comment = Comment(note, NOTE_AUTHOR, width=NOTE_WIDTH, height=NOTE_HEIGHT)
     return cell
 
 
@@ -94,26 +146,17 @@ def _sheet_write(ws: WriteOnlyWorksheet, sheet: Sheet) -> int:
     for i, width in enumerate(widths, start=1):
         columns[get_column_letter(i)].width = width
     ws.freeze_panes = "A2"
-    header = []
-    for title in sheet.header:
-        cell = WriteOnlyCell(ws, value=title)
-        cell.font = BOLD
-        header.append(cell)
-    ws.append(header)
+    ws.append([_header_cell(ws, t, sheet.notes.get(i)) for i, t in enumerate(sheet.header)])
     formats = sheet.formats
     count = 0
     for row in rows:
-        out: list[Any] = list(row)
-        for i, value in enumerate(out):
-            if isinstance(value, str):
-                if value.startswith("="):
-                    out[i] = _text_cell(ws, value)
-            elif i in formats and isinstance(value, int | float):
-                cell = WriteOnlyCell(ws, value=value)
-                cell.number_format = formats[i]
-                out[i] = cell
-        ws.append(out)
+        ws.append(_cells(ws, row, formats))
         count += 1
+    if sheet.footer is not None:
+        footer = [_cell(ws, value, formats.get(i)) for i, value in enumerate(sheet.footer())]
+        for cell in footer:
+            cell.font = BOLD
+        ws.append(footer)
     if sheet.finish is not None:
         sheet.finish(ws, count)
     return count
@@ -142,9 +185,11 @@ def workbook_write(
 
 def csv_safe(value: Cell) -> Cell:
     """A CSV cell that no spreadsheet runs as a formula: text starting with a trigger gets
-    a leading ``'``; numbers are left as numbers."""
+    a leading ``'``; numbers are left as numbers; a time to the minute, as in the workbook."""
     if isinstance(value, str) and value.startswith(FORMULA_TRIGGERS):
         return "'" + value
+    if isinstance(value, dt.datetime):
+        return value.strftime("%Y-%m-%d %H:%M")
     return value
 
 
@@ -156,4 +201,6 @@ def csv_write(sheet: Sheet, out: IO[str]) -> int:
     for row in sheet.rows:
         writer.writerow([csv_safe(v) for v in row])
         count += 1
+    if sheet.footer is not None:
+        writer.writerow([csv_safe(v) for v in sheet.footer()])
     return count

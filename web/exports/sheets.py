@@ -27,6 +27,7 @@ from tournament.models import Game, Round, Ruling
 from tournament.models.slip import RULING_CHOICES_SHOWN
 from tournament.vocabulary import ruling_total
 from web.exports.base import Row, Sheet
+from web.exports.front import column_notes
 
 STANDINGS_HEADER = [
     gettext_noop("Rank"),
@@ -85,6 +86,10 @@ SLIPS_HEADER = [
     gettext_noop("Penalty"),
     gettext_noop("Warning"),
     gettext_noop("Amended"),
+    # Penalty split in two (issue 16.6), last so that no column a reader knows moves: a
+    # penalty the director sets in an amendment is a reference penalty (Ruling.penalty).
+    gettext_noop("Reference penalty"),
+    gettext_noop("Warning penalty"),
 ]
 PERCENT = "0.00"
 
@@ -136,6 +141,7 @@ def standings_sheet(standings: Standings, *, title: str | None = None) -> Sheet:
         header=_in_language(STANDINGS_HEADER),
         rows=rows(),
         formats={5: PERCENT},
+        notes=column_notes(STANDINGS_HEADER),
     )
 
 
@@ -170,15 +176,18 @@ def categories_sheet(standings: Standings, *, title: str | None = None) -> Sheet
 
 def rounds_sheet(game: Game, standings: Standings, *, title: str | None = None) -> Sheet:
     """One row per published round: the rack and the top played, the top's cumulative score
-    and the game winner's (the first row of the game's standings), charted side by side."""
+    and the game winner's (the first row of the game's standings), charted side by side; then
+    a ``Total`` row: the sum of the tops, the top's total that Gap and Top % measure against."""
     published = _published(game)
     winner = standings.rows[0] if standings.rows else None
+    tops = {"total": 0}
 
     def rows() -> Iterator[Row]:
         awarded = _awarded(game) if winner is not None else {}
         top = won = 0
         for r in published:
             top += r.played_score or 0
+            tops["total"] = top
             if winner is not None:
                 won += awarded.get((winner.player_id, r.pk), 0)
             yield (
@@ -215,6 +224,7 @@ def rounds_sheet(game: Game, standings: Standings, *, title: str | None = None) 
         header=_in_language(ROUNDS_HEADER),
         rows=rows(),
         finish=chart,
+        footer=lambda: (gettext("Total"), None, None, None, tops["total"], None, None),
     )
 
 
@@ -293,6 +303,13 @@ def slips_sheet(game: Game, *, title: str | None = None) -> Sheet:
                 penalty + warned,
                 gettext("yes") if warning else "",
                 gettext("yes") if amended else "",
+                penalty,
+                warned,
             )
 
-    return Sheet(title=title or gettext("Slips"), header=_in_language(SLIPS_HEADER), rows=rows())
+    return Sheet(
+        title=title or gettext("Slips"),
+        header=_in_language(SLIPS_HEADER),
+        rows=rows(),
+        notes=column_notes(SLIPS_HEADER),
+    )
