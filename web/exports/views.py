@@ -22,6 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from arbiter.selectors.standings import PlayerFilter
 from tournament.errors import ApplicationError
 from tournament.models import Event, ExportJob, Game, Ruling
 from web.exports import (
@@ -48,6 +49,16 @@ def _attachment(content: bytes, name: str, content_type: str) -> HttpResponse:
     response = HttpResponse(content, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
+
+
+def _filter_or_back(request: HttpRequest, slug: str) -> PlayerFilter | HttpResponse:
+    """The download's standings filter (``?series=2...``); a bad one sends the reader back to
+    the event page with the reason."""
+    try:
+        return player_filter_parse(request.GET)
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return redirect("console:event_detail", slug=slug)
 
 
 def _too_large(event: Event) -> bool:
@@ -80,11 +91,9 @@ def _job_json(request: HttpRequest, job: ExportJob) -> dict[str, object]:
 def event_export_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
     """The event workbook; ``?series=2&club=...`` (``web.standings_filter``): a category's."""
     event = event_visible_or_404(request, slug)
-    try:
-        only = player_filter_parse(request.GET)
-    except ApplicationError as exc:
-        messages.error(request, exc.message)
-        return redirect("console:event_detail", slug=slug)
+    only = _filter_or_back(request, slug)
+    if isinstance(only, HttpResponse):
+        return only
     if _too_large(event):
         messages.info(
             request, gettext("This event is large: its workbook is prepared in the background.")
@@ -98,11 +107,9 @@ def event_export_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
 def game_export_xlsx(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = event_visible_or_404(request, slug)
     game = get_object_or_404(Game, event=event, number=number)
-    try:
-        only = player_filter_parse(request.GET)
-    except ApplicationError as exc:
-        messages.error(request, exc.message)
-        return redirect("console:event_detail", slug=slug)
+    only = _filter_or_back(request, slug)
+    if isinstance(only, HttpResponse):
+        return only
     return _attachment(
         game_workbook_bytes(game=game, only=only), f"{event.slug}-game-{number}.xlsx", XLSX
     )
@@ -112,11 +119,9 @@ def game_export_xlsx(request: HttpRequest, slug: str, number: int) -> HttpRespon
 @require_GET
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_visible_or_404(request, slug)
-    try:
-        only = player_filter_parse(request.GET)
-    except ApplicationError as exc:
-        messages.error(request, exc.message)
-        return redirect("console:event_detail", slug=slug)
+    only = _filter_or_back(request, slug)
+    if isinstance(only, HttpResponse):
+        return only
     out = io.StringIO()
     standings_csv_write(event=event, out=out, only=only)
     return _attachment(
@@ -130,11 +135,9 @@ def categories_csv(request: HttpRequest, slug: str) -> HttpResponse:
     """The Categories sheet as CSV: each player's rank within their series, age category and
     club beside the overall rank (filtered as the standings CSV)."""
     event = event_visible_or_404(request, slug)
-    try:
-        only = player_filter_parse(request.GET)
-    except ApplicationError as exc:
-        messages.error(request, exc.message)
-        return redirect("console:event_detail", slug=slug)
+    only = _filter_or_back(request, slug)
+    if isinstance(only, HttpResponse):
+        return only
     out = io.StringIO()
     categories_csv_write(event=event, out=out, only=only)
     return _attachment(
@@ -149,11 +152,9 @@ def categories_csv(request: HttpRequest, slug: str) -> HttpResponse:
 def event_export_csv_zip(request: HttpRequest, slug: str) -> HttpResponse:
     """Every sheet of the event workbook as a CSV file, in one zip (filtered as the workbook)."""
     event = event_visible_or_404(request, slug)
-    try:
-        only = player_filter_parse(request.GET)
-    except ApplicationError as exc:
-        messages.error(request, exc.message)
-        return redirect("console:event_detail", slug=slug)
+    only = _filter_or_back(request, slug)
+    if isinstance(only, HttpResponse):
+        return only
     out = io.BytesIO()
     event_csv_zip_write(event=event, out=out, only=only)
     return _attachment(out.getvalue(), f"{event.slug}-csv.zip", ZIP)
@@ -165,11 +166,9 @@ def game_export_csv_zip(request: HttpRequest, slug: str, number: int) -> HttpRes
     """Every sheet of the game workbook as a CSV file, in one zip."""
     event = event_visible_or_404(request, slug)
     game = get_object_or_404(Game, event=event, number=number)
-    try:
-        only = player_filter_parse(request.GET)
-    except ApplicationError as exc:
-        messages.error(request, exc.message)
-        return redirect("console:event_detail", slug=slug)
+    only = _filter_or_back(request, slug)
+    if isinstance(only, HttpResponse):
+        return only
     out = io.BytesIO()
     game_csv_zip_write(game=game, out=out, only=only)
     return _attachment(out.getvalue(), f"{event.slug}-game-{number}-csv.zip", ZIP)
