@@ -1,8 +1,9 @@
 """Exports: game and event workbooks (.xlsx), the standings CSV and every sheet as CSV (zip).
 
-``base`` is the one openpyxl writer; ``sheets`` the sheets, each a generator of rows;
-``workbooks`` puts them together; ``jobs`` writes a large one in the background with its
-progress; ``views`` serves them as downloads, pages and staff API calls.
+``base`` is the one openpyxl writer (its rows of data written as XML by ``rows_xml``);
+``sheets`` the sheets, each a generator of rows; ``front`` the Event sheet; ``workbooks`` puts
+them together; ``jobs`` writes a large one in the background with its progress; ``views``
+serves them as downloads, pages and staff API calls.
 """
 
 from __future__ import annotations

@@ -1,12 +1,15 @@
 """The one openpyxl writer every export goes through (the pretix way).
 
 A ``Sheet`` is a title, a header, a generator of rows and the number formats of some columns;
-``workbook_write`` writes a list of them into one .xlsx workbook in openpyxl's write-only mode
-(rows stream to the file, so a sheet of 100,000 slips never sits in memory as cells):
+``workbook_write`` writes a list of them into one .xlsx workbook: openpyxl's write-only mode
+writes the workbook and each sheet's header, the rows stream to a temporary file as worksheet
+XML (``rows_xml.RowWriter``, ten times faster than a cell object per value) and go in after
+the header row as the workbook is copied to ``out``; a sheet of 100,000 slips never sits in
+memory:
 
 - the header row is bold and frozen;
 - numbers stay numbers (``int``/``float`` cells, with the column's number format if it has one);
-- text stays text: a string starting with ``=`` is written as a string, never as a formula;
+- text stays text: a string starting with ``=`` is an inline string, never a formula;
 - dates and times are dates (``yyyy-mm-dd``, ``yyyy-mm-dd hh:mm``: a time is the local time,
   naive, its zone said beside it);
 - a header cell may carry a note (an Excel comment) saying what its column counts;
@@ -26,29 +29,34 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import itertools
+import shutil
+import tempfile
+import zipfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.comments import Comment
-from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+
+from web.exports.rows_xml import BOLD, TIME, Cell, Row, RowWriter
+
+__all__ = ["Cell", "Progress", "Row", "Sheet", "csv_safe", "csv_write", "workbook_write"]
 
 if TYPE_CHECKING:
     from openpyxl.cell.cell import Cell as XlCell
 
-Cell = str | int | float | dt.date | None
-Row = Sequence[Cell]
 Progress = Callable[[int, str], None]
 
 SIZING_ROWS = 200
 MIN_WIDTH, MAX_WIDTH = 6, 60
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
-BOLD = Font(bold=True)
-DATE, TIME = "yyyy-mm-dd", "yyyy-mm-dd hh:mm"
+COMPRESSION = 1  # deflate level: the sheets' XML shrinks as much, several times faster than 6
+SPLICE_CHUNK = 1 << 20
 NOTE_AUTHOR = "duplicate-scrabble"
 NOTE_WIDTH, NOTE_HEIGHT = 300, 120  # points: a note's box, wide enough for two sentences
 
@@ -98,38 +106,6 @@ def _sized(sheet: Sheet) -> tuple[list[int], Iterator[Row]]:
     return sized, itertools.chain(first, rows)
 
 
-def _cell(ws: WriteOnlyWorksheet, value: Cell, number_format: str | None = None) -> XlCell:
-    """A cell with its own type or format: text is never a formula, a date is a date (at
-    midnight for a day), a number takes the column's number format."""
-    if isinstance(value, dt.date):
-        if isinstance(value, dt.datetime):
-            cell = WriteOnlyCell(ws, value=value)
-            cell.number_format = TIME
-        else:
-            cell = WriteOnlyCell(ws, value=dt.datetime.combine(value, dt.time()))
-            cell.number_format = DATE
-        return cell
-    cell = WriteOnlyCell(ws, value=value)
-    if isinstance(value, str):
-        cell.data_type = "s"  # a name like "=cmd|..." stays text, never a formula
-    elif number_format is not None:
-        cell.number_format = number_format
-    return cell
-
-
-def _cells(ws: WriteOnlyWorksheet, row: Row, formats: dict[int, str]) -> list[Any]:
-    """The row as openpyxl takes it: plain values, and a cell where one needs its own type or
-    number format (text that looks like a formula, a formatted number, a date)."""
-    out: list[Any] = list(row)
-    for i, value in enumerate(out):
-        if isinstance(value, str):
-            if value.startswith("="):
-                out[i] = _cell(ws, value)
-        elif (i in formats and isinstance(value, int | float)) or isinstance(value, dt.date):
-            out[i] = _cell(ws, value, formats.get(i))
-    return out
-
-
 def _header_cell(ws: WriteOnlyWorksheet, title: str | int, note: str | None) -> XlCell:
     cell = WriteOnlyCell(ws, value=title)
     cell.font = BOLD
@@ -138,7 +114,11 @@ def _header_cell(ws: WriteOnlyWorksheet, title: str | int, note: str | None) -> 
     return cell
 
 
-def _sheet_write(ws: WriteOnlyWorksheet, sheet: Sheet) -> int:
+def _sheet_write(ws: WriteOnlyWorksheet, sheet: Sheet, body: IO[str]) -> int:
+    """The header through openpyxl, the rows and the footer as XML on ``body`` (``RowWriter``);
+    returns the rows written (the footer not counted)."""
+    if not sheet.header:
+        raise ValueError(f"sheet {sheet.title!r} has no header")
     widths, rows = _sized(sheet)
     # Worksheet._setup gives a write-only sheet its column_dimensions at run time; the
     # types-openpyxl stub of WriteOnlyWorksheet leaves the attribute out.
@@ -147,16 +127,13 @@ def _sheet_write(ws: WriteOnlyWorksheet, sheet: Sheet) -> int:
         columns[get_column_letter(i)].width = width
     ws.freeze_panes = "A2"
     ws.append([_header_cell(ws, t, sheet.notes.get(i)) for i, t in enumerate(sheet.header)])
-    formats = sheet.formats
+    writer = RowWriter(ws, sheet.formats, body)
     count = 0
     for row in rows:
-        ws.append(_cells(ws, row, formats))
+        writer.write(row)
         count += 1
     if sheet.footer is not None:
-        footer = [_cell(ws, value, formats.get(i)) for i, value in enumerate(sheet.footer())]
-        for cell in footer:
-            cell.font = BOLD
-        ws.append(footer)
+        writer.write(sheet.footer(), bold=True)
     if sheet.finish is not None:
         sheet.finish(ws, count)
     return count
@@ -172,15 +149,48 @@ def workbook_write(
     """
     wb = Workbook(write_only=True)
     total = len(sheets)
-    for i, sheet in enumerate(sheets):
+    with tempfile.TemporaryDirectory(prefix="export-") as folder:
+        bodies: list[tuple[WriteOnlyWorksheet, Path]] = []
+        for i, sheet in enumerate(sheets):
+            if progress is not None:
+                progress(int(100 * i / (total + 1)), f"Writing {sheet.title}")
+            ws = wb.create_sheet(title=sheet.title)
+            body = Path(folder) / f"{i}.xml"
+            with body.open("w", encoding="utf-8") as rows:
+                _sheet_write(ws, sheet, rows)
+            bodies.append((ws, body))
         if progress is not None:
-            progress(int(100 * i / (total + 1)), f"Writing {sheet.title}")
-        _sheet_write(wb.create_sheet(title=sheet.title), sheet)
-    if progress is not None:
-        progress(int(100 * total / (total + 1)), "Saving the workbook")
-    wb.save(out)
+            progress(int(100 * total / (total + 1)), "Saving the workbook")
+        book = Path(folder) / "book.xlsx"
+        wb.save(book)
+        # a saved sheet knows its part in the package: /xl/worksheets/sheetN.xml
+        _rows_put_in(book, {ws.path.lstrip("/"): body for ws, body in bodies}, out)
     if progress is not None:
         progress(100, "Done")
+
+
+def _rows_put_in(book: Path, bodies: dict[str, Path], out: IO[bytes]) -> None:
+    """Copy the workbook ``book`` to ``out``, each sheet's rows (``bodies``, by the sheet's
+    part) put in after its header row: the first ``</row>`` of the part."""
+    with (
+        zipfile.ZipFile(book) as source,
+        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=COMPRESSION) as target,
+    ):
+        for info in source.infolist():
+            data = source.read(info.filename)
+            body = bodies.pop(info.filename, None)
+            if body is None:
+                target.writestr(info.filename, data)
+                continue
+            head, end, tail = data.partition(b"</row>")
+            if not end:
+                raise ValueError(f"{info.filename}: no header row to put the rows after")
+            with target.open(info.filename, "w") as part, body.open("rb") as rows:
+                part.write(head + end)
+                shutil.copyfileobj(rows, part, SPLICE_CHUNK)
+                part.write(tail)
+    if bodies:
+        raise ValueError(f"sheets missing from the saved workbook: {sorted(bodies)}")
 
 
 def csv_safe(value: Cell) -> Cell:
