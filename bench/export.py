@@ -125,6 +125,9 @@ def main() -> int:
         "csv_zip": csv_zip,
         "target_s": TARGET_S,
         "within_target": workbook["best_s"] < TARGET_S,
+        # on a machine other processes keep busy the wall time waits for them; the processor
+        # time is what the export itself costs
+        "within_target_cpu": workbook["best_cpu_s"] < TARGET_S,
     }
     if args.json:
         print(json.dumps(report))
@@ -138,6 +141,7 @@ def main() -> int:
         print(
             f"target: the workbook under {TARGET_S} s: "
             + ("met" if report["within_target"] else "MISSED")
+            + f" (processor time: {'met' if report['within_target_cpu'] else 'MISSED'})"
         )
     return 0
 

@@ -66,7 +66,13 @@ def text_xml(value: str) -> str:
 
 
 class RowWriter:
-    """Writes rows 2, 3... of one sheet (the header, row 1, is openpyxl's) to ``out``."""
+    """Writes rows 2, 3... of one sheet (the header, row 1, is openpyxl's) to ``out``.
+
+    Text and whole numbers without a format, most of the cells, take a short path; the inline
+    strings of the texts met last are kept (names, words and ruling labels come back on every
+    round), at most ``TEXTS_KEPT`` of them."""
+
+    TEXTS_KEPT = 50_000
 
     def __init__(self, ws: WriteOnlyWorksheet, formats: dict[int, str], out: IO[str]) -> None:
         self.out = out
@@ -76,34 +82,56 @@ class RowWriter:
         self.bold_formats = {i: _style_id(ws, f, bold=True) for i, f in formats.items()}
         self.bold_dates = (_style_id(ws, DATE, bold=True), _style_id(ws, TIME, bold=True))
         self.letters: list[str] = []
+        self.texts: dict[str, str] = {}
         self.number = 1  # the header's
 
-    def _letter(self, i: int) -> str:
-        while len(self.letters) <= i:
-            self.letters.append(get_column_letter(len(self.letters) + 1))
-        return self.letters[i]
+    def _text(self, value: str) -> str:
+        xml = self.texts.get(value)
+        if xml is None:
+            if len(self.texts) >= self.TEXTS_KEPT:
+                self.texts.clear()
+            xml = self.texts[value] = text_xml(value)
+        return xml
+
+    def _cell(self, ref: str, i: int, value: Cell, bold: bool) -> str:
+        """Any cell, plain or bold (the footer): the long path."""
+        plain = f' s="{self.bold}"' if bold else ""
+        if isinstance(value, str):
+            return f'<c r="{ref}"{plain} t="inlineStr">{self._text(value)}</c>'
+        if isinstance(value, bool):
+            return f'<c r="{ref}"{plain} t="b"><v>{int(value)}</v></c>'
+        if isinstance(value, dt.date):
+            dates = self.bold_dates if bold else self.dates
+            when = dates[1] if isinstance(value, dt.datetime) else dates[0]
+            return f'<c r="{ref}" s="{when}"><v>{excel_serial(value)}</v></c>'
+        if isinstance(value, float) and not math.isfinite(value):
+            return f'<c r="{ref}"{plain} t="inlineStr">{text_xml(str(value))}</c>'
+        formats = self.bold_formats if bold else self.formats
+        style = f' s="{formats[i]}"' if i in formats else plain
+        return f'<c r="{ref}"{style}><v>{value!r}</v></c>'
 
     def write(self, row: Row, *, bold: bool = False) -> None:
         """Write ``row`` as the sheet's next row."""
         self.number += 1
         r = self.number
-        formats = self.bold_formats if bold else self.formats
-        dates = self.bold_dates if bold else self.dates
-        plain = f' s="{self.bold}"' if bold else ""
+        letters = self.letters
+        while len(letters) < len(row):
+            letters.append(get_column_letter(len(letters) + 1))
         parts = [f'<row r="{r}">']
+        append = parts.append
+        formats = self.formats
         for i, value in enumerate(row):
+            kind = type(value)
             if value is None or value == "":
                 continue
-            ref = f"{self.letters[i] if i < len(self.letters) else self._letter(i)}{r}"
-            if isinstance(value, str):
-                parts.append(f'<c r="{ref}"{plain} t="inlineStr">{text_xml(value)}</c>')
-            elif isinstance(value, dt.date):
-                when = dates[1] if isinstance(value, dt.datetime) else dates[0]
-                parts.append(f'<c r="{ref}" s="{when}"><v>{excel_serial(value)}</v></c>')
-            elif isinstance(value, float) and not math.isfinite(value):
-                parts.append(f'<c r="{ref}"{plain} t="inlineStr">{text_xml(str(value))}</c>')
+            if kind is str and not bold:
+                xml = self.texts.get(value)  # type: ignore[arg-type]
+                if xml is None:
+                    xml = self._text(value)  # type: ignore[arg-type]
+                append(f'<c r="{letters[i]}{r}" t="inlineStr">{xml}</c>')
+            elif kind is int and not bold and i not in formats:
+                append(f'<c r="{letters[i]}{r}"><v>{value}</v></c>')
             else:
-                style = f' s="{formats[i]}"' if i in formats else plain
-                parts.append(f'<c r="{ref}"{style}><v>{value!r}</v></c>')
-        parts.append("</row>")
+                append(self._cell(f"{letters[i]}{r}", i, value, bold))
+        append("</row>")
         self.out.write("".join(parts))

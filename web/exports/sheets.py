@@ -107,11 +107,15 @@ def _published(game: Game) -> list[Round]:
     )
 
 
-def _awarded(game: Game) -> dict[tuple[int, int], int]:
-    """{(player id, round id): what the ruling added (``ruling_total``)}, published rounds."""
-    rows = Ruling.objects.filter(
-        round__game=game, round__status=Round.Status.PUBLISHED
-    ).values_list("player_id", "round_id", "points", "solo", "penalty", "warning_penalty")
+def _awarded(game: Game, *, player_id: int | None = None) -> dict[tuple[int, int], int]:
+    """{(player id, round id): what the ruling added (``ruling_total``)}, published rounds;
+    ``player_id``: that player's alone."""
+    rulings = Ruling.objects.filter(round__game=game, round__status=Round.Status.PUBLISHED)
+    if player_id is not None:
+        rulings = rulings.filter(player_id=player_id)
+    rows = rulings.values_list(
+        "player_id", "round_id", "points", "solo", "penalty", "warning_penalty"
+    )
     return {
         (p, r): ruling_total(points=points, solo=solo, penalty=penalty, warning_penalty=warned)
         for p, r, points, solo, penalty, warned in rows.iterator(2000)
@@ -183,7 +187,7 @@ def rounds_sheet(game: Game, standings: Standings, *, title: str | None = None) 
     tops = {"total": 0}
 
     def rows() -> Iterator[Row]:
-        awarded = _awarded(game) if winner is not None else {}
+        awarded = _awarded(game, player_id=winner.player_id) if winner is not None else {}
         top = won = 0
         for r in published:
             top += r.played_score or 0
@@ -249,6 +253,7 @@ def slips_sheet(game: Game, *, title: str | None = None) -> Sheet:
     labels = {code: str(label) for code, label in RULING_CHOICES_SHOWN}
 
     def rows() -> Iterator[Row]:
+        yes = gettext("yes")
         rulings = (
             Ruling.objects.filter(round__game=game, round__status=Round.Status.PUBLISHED)
             .order_by("round__number", "player__table", "player__name", "pk")
@@ -301,8 +306,8 @@ def slips_sheet(game: Game, *, title: str | None = None) -> Sheet:
                 points,
                 solo,
                 penalty + warned,
-                gettext("yes") if warning else "",
-                gettext("yes") if amended else "",
+                yes if warning else "",
+                yes if amended else "",
                 penalty,
                 warned,
             )
