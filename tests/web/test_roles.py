@@ -79,6 +79,8 @@ ROUTES: dict[str, tuple[str, frozenset[str]]] = {
     "exports:game_export_xlsx": ("GET", STAFF),
     "exports:standings_csv": ("GET", STAFF),
     "exports:categories_csv": ("GET", STAFF),
+    "exports:event_export_csv_zip": ("GET", STAFF),
+    "exports:game_export_csv_zip": ("GET", STAFF),
     "exports:game_eliot": ("GET", STAFF),
     "exports:game_gcg": ("GET", STAFF),
     "exports:game_sigles": ("GET", STAFF),

@@ -27,6 +27,7 @@ from tournament.models import Game, Round, Ruling
 from tournament.models.slip import RULING_CHOICES_SHOWN
 from tournament.vocabulary import ruling_total
 from web.exports.base import Row, Sheet
+from web.exports.front import column_notes
 
 STANDINGS_HEADER = [
     gettext_noop("Rank"),
@@ -85,6 +86,10 @@ SLIPS_HEADER = [
     gettext_noop("Penalty"),
     gettext_noop("Warning"),
     gettext_noop("Amended"),
+    # Penalty split in two (issue 16.6), last so that no column a reader knows moves: a
+    # penalty the director sets in an amendment is a reference penalty (Ruling.penalty).
+    gettext_noop("Reference penalty"),
+    gettext_noop("Warning penalty"),
 ]
 PERCENT = "0.00"
 
@@ -102,11 +107,15 @@ def _published(game: Game) -> list[Round]:
     )
 
 
-def _awarded(game: Game) -> dict[tuple[int, int], int]:
-    """{(player id, round id): what the ruling added (``ruling_total``)}, published rounds."""
-    rows = Ruling.objects.filter(
-        round__game=game, round__status=Round.Status.PUBLISHED
-    ).values_list("player_id", "round_id", "points", "solo", "penalty", "warning_penalty")
+def _awarded(game: Game, *, player_id: int | None = None) -> dict[tuple[int, int], int]:
+    """{(player id, round id): what the ruling added (``ruling_total``)}, published rounds;
+    ``player_id``: that player's alone."""
+    rulings = Ruling.objects.filter(round__game=game, round__status=Round.Status.PUBLISHED)
+    if player_id is not None:
+        rulings = rulings.filter(player_id=player_id)
+    rows = rulings.values_list(
+        "player_id", "round_id", "points", "solo", "penalty", "warning_penalty"
+    )
     return {
         (p, r): ruling_total(points=points, solo=solo, penalty=penalty, warning_penalty=warned)
         for p, r, points, solo, penalty, warned in rows.iterator(2000)
@@ -136,6 +145,7 @@ def standings_sheet(standings: Standings, *, title: str | None = None) -> Sheet:
         header=_in_language(STANDINGS_HEADER),
         rows=rows(),
         formats={5: PERCENT},
+        notes=column_notes(STANDINGS_HEADER),
     )
 
 
@@ -170,15 +180,18 @@ def categories_sheet(standings: Standings, *, title: str | None = None) -> Sheet
 
 def rounds_sheet(game: Game, standings: Standings, *, title: str | None = None) -> Sheet:
     """One row per published round: the rack and the top played, the top's cumulative score
-    and the game winner's (the first row of the game's standings), charted side by side."""
+    and the game winner's (the first row of the game's standings), charted side by side; then
+    a ``Total`` row: the sum of the tops, the top's total that Gap and Top % measure against."""
     published = _published(game)
     winner = standings.rows[0] if standings.rows else None
+    tops = {"total": 0}
 
     def rows() -> Iterator[Row]:
-        awarded = _awarded(game) if winner is not None else {}
+        awarded = _awarded(game, player_id=winner.player_id) if winner is not None else {}
         top = won = 0
         for r in published:
             top += r.played_score or 0
+            tops["total"] = top
             if winner is not None:
                 won += awarded.get((winner.player_id, r.pk), 0)
             yield (
@@ -215,6 +228,7 @@ def rounds_sheet(game: Game, standings: Standings, *, title: str | None = None) 
         header=_in_language(ROUNDS_HEADER),
         rows=rows(),
         finish=chart,
+        footer=lambda: (gettext("Total"), None, None, None, tops["total"], None, None),
     )
 
 
@@ -239,6 +253,7 @@ def slips_sheet(game: Game, *, title: str | None = None) -> Sheet:
     labels = {code: str(label) for code, label in RULING_CHOICES_SHOWN}
 
     def rows() -> Iterator[Row]:
+        yes = gettext("yes")
         rulings = (
             Ruling.objects.filter(round__game=game, round__status=Round.Status.PUBLISHED)
             .order_by("round__number", "player__table", "player__name", "pk")
@@ -291,8 +306,15 @@ def slips_sheet(game: Game, *, title: str | None = None) -> Sheet:
                 points,
                 solo,
                 penalty + warned,
-                gettext("yes") if warning else "",
-                gettext("yes") if amended else "",
+                yes if warning else "",
+                yes if amended else "",
+                penalty,
+                warned,
             )
 
-    return Sheet(title=title or gettext("Slips"), header=_in_language(SLIPS_HEADER), rows=rows())
+    return Sheet(
+        title=title or gettext("Slips"),
+        header=_in_language(SLIPS_HEADER),
+        rows=rows(),
+        notes=column_notes(SLIPS_HEADER),
+    )

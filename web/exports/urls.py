@@ -16,6 +16,12 @@ urlpatterns = [
         v.game_export_xlsx,
         name="game_export_xlsx",
     ),
+    path("events/<slug:slug>/export-csv.zip", v.event_export_csv_zip, name="event_export_csv_zip"),
+    path(
+        "events/<slug:slug>/games/<int:number>/export-csv.zip",
+        v.game_export_csv_zip,
+        name="game_export_csv_zip",
+    ),
     path("events/<slug:slug>/standings.csv", v.standings_csv, name="standings_csv"),
     path("events/<slug:slug>/categories.csv", v.categories_csv, name="categories_csv"),
     path("events/<slug:slug>/exports/", v.export_job_create, name="export_job_create"),

@@ -27,7 +27,9 @@ from tournament.errors import ApplicationError
 from tournament.models import Event, ExportJob, Game, Ruling
 from web.exports import (
     categories_csv_write,
+    event_csv_zip_write,
     event_workbook_bytes,
+    game_csv_zip_write,
     game_workbook_bytes,
     standings_csv_write,
 )
@@ -37,6 +39,7 @@ from web.permissions import STAFF, EventRolePermission, event_roles, event_visib
 from web.standings_filter import player_filter_parse
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+ZIP = "application/zip"
 # Above this many rulings the workbook is written in the background (a job with progress).
 DIRECT_MAX_RULINGS = getattr(settings, "EXPORT_DIRECT_MAX_RULINGS", 20_000)
 GAME_NUMBER = Bounds(1, INT32_MAX)
@@ -142,6 +145,33 @@ def categories_csv(request: HttpRequest, slug: str) -> HttpResponse:
     out = io.StringIO()
     categories_csv_write(event=event, out=out, only=only)
     return _csv_attachment(out, f"{event.slug}-categories.csv")
+
+
+@event_roles(*STAFF)
+@require_GET
+def event_export_csv_zip(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every sheet of the event workbook as a CSV file, in one zip (filtered as the workbook)."""
+    event = event_visible_or_404(request, slug)
+    only = _only(request)
+    if isinstance(only, HttpResponse):
+        return only
+    out = io.BytesIO()
+    event_csv_zip_write(event=event, out=out, only=only)
+    return _attachment(out.getvalue(), f"{event.slug}-csv.zip", ZIP)
+
+
+@event_roles(*STAFF)
+@require_GET
+def game_export_csv_zip(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Every sheet of the game workbook as a CSV file, in one zip."""
+    event = event_visible_or_404(request, slug)
+    game = get_object_or_404(Game, event=event, number=number)
+    only = _only(request)
+    if isinstance(only, HttpResponse):
+        return only
+    out = io.BytesIO()
+    game_csv_zip_write(game=game, out=out, only=only)
+    return _attachment(out.getvalue(), f"{event.slug}-game-{number}-csv.zip", ZIP)
 
 
 @event_roles(*STAFF)

@@ -1,10 +1,11 @@
-"""The game and event workbooks, and the standings CSV.
+"""The game and event workbooks, the standings CSV and the CSV of every sheet (a zip).
 
-A game workbook: ``Standings`` (the game's), ``Rounds`` (with the chart), ``Scores``,
-``Slips``, ``Categories``. An event workbook with one game has exactly those five sheets; with
-several games ``Standings`` is the cumulative event standings, followed for each game n by
-``Standings Gn``, ``Rounds Gn``, ``Scores Gn`` and ``Slips Gn``, and ``Categories`` (the
-event's) last. Each takes a ``PlayerFilter`` (``only``): the standings of a category.
+A game workbook: ``Event`` (``web.exports.front``: the event, its rules, the time of the
+export, the columns' legend), ``Standings`` (the game's), ``Rounds`` (with the chart),
+``Scores``, ``Slips``, ``Categories``. An event workbook with one game has exactly those six
+sheets; with several games ``Standings`` is the cumulative event standings, followed for each
+game n by ``Standings Gn``, ``Rounds Gn``, ``Scores Gn`` and ``Slips Gn``, and ``Categories``
+(the event's) last. Each takes a ``PlayerFilter`` (``only``): the standings of a category.
 
 Each is written in its event's language (``Event.language``): a French event's workbook says
 ``Classement``, ``Rang``...; an English event's keeps the names and headers design.md fixes.
@@ -15,6 +16,8 @@ count.
 from __future__ import annotations
 
 import io
+import re
+import zipfile
 from typing import IO
 
 from django.utils import translation
@@ -24,6 +27,7 @@ from arbiter.selectors.standings import PlayerFilter, standings_event, standings
 from arbiter.state import lexicon_info
 from tournament.models import Event, Game
 from web.exports.base import About, Progress, Sheet, csv_write, workbook_write
+from web.exports.front import event_sheet
 from web.exports.sheets import (
     categories_sheet,
     rounds_sheet,
@@ -31,6 +35,8 @@ from web.exports.sheets import (
     slips_sheet,
     standings_sheet,
 )
+
+UNSAFE_IN_NAME = re.compile(r"[^\w %.-]")
 
 
 def game_sheets(
@@ -51,12 +57,17 @@ def game_sheets(
     ]
 
 
+def game_workbook_sheets(game: Game, *, only: PlayerFilter | None = None) -> list[Sheet]:
+    """The game workbook's sheets: ``Event`` first, then ``game_sheets``."""
+    return [event_sheet(game.event, only=only), *game_sheets(game, only=only)]
+
+
 def event_sheets(event: Event, *, only: PlayerFilter | None = None) -> list[Sheet]:
     games = list(Game.objects.filter(event=event).order_by("number"))
     if len(games) == 1:
-        return game_sheets(games[0], only=only)
+        return game_workbook_sheets(games[0], only=only)
     standings = standings_event(event=event, only=only)
-    sheets = [standings_sheet(standings)]
+    sheets = [event_sheet(event, only=only), standings_sheet(standings)]
     for game in games:
         sheets += game_sheets(game, suffix=f" G{game.number}", only=only)
     return [*sheets, categories_sheet(standings)]
@@ -85,7 +96,7 @@ def game_workbook_write(
 ) -> None:
     with translation.override(game.event.language):
         about = _about(f"{game.event.name} · {game.number}", [game.lexicon])
-        workbook_write(game_sheets(game, only=only), out, progress=progress, about=about)
+        workbook_write(game_workbook_sheets(game, only=only), out, progress=progress, about=about)
 
 
 def event_workbook_write(
@@ -113,6 +124,42 @@ def categories_csv_write(*, event: Event, out: IO[str], only: PlayerFilter | Non
     """The event's ``Categories`` sheet as CSV; returns the rows."""
     with translation.override(event.language):
         return csv_write(categories_sheet(standings_event(event=event, only=only)), out)
+
+
+def csv_file_name(number: int, sheet: Sheet) -> str:
+    """A sheet's CSV in the zip: its place in the workbook and its title, ``02-Standings.csv``
+    (a character a file name may not hold becomes ``_``)."""
+    title = UNSAFE_IN_NAME.sub("_", sheet.title)
+    return f"{number:02d}-{title}.csv"
+
+
+def sheets_csv_zip_write(sheets: list[Sheet], out: IO[bytes]) -> list[str]:
+    """Every sheet as a CSV file (``csv_write``, UTF-8 with a BOM as the standings CSV) in one
+    zip on ``out``, in the workbook's order; returns the files' names."""
+    names = []
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for number, sheet in enumerate(sheets, start=1):
+            text = io.StringIO()
+            csv_write(sheet, text)
+            names.append(csv_file_name(number, sheet))
+            archive.writestr(names[-1], text.getvalue().encode("utf-8-sig"))
+    return names
+
+
+def event_csv_zip_write(
+    *, event: Event, out: IO[bytes], only: PlayerFilter | None = None
+) -> list[str]:
+    """The event workbook's sheets as CSV files in a zip; returns the files' names."""
+    with translation.override(event.language):
+        return sheets_csv_zip_write(event_sheets(event, only=only), out)
+
+
+def game_csv_zip_write(
+    *, game: Game, out: IO[bytes], only: PlayerFilter | None = None
+) -> list[str]:
+    """The game workbook's sheets as CSV files in a zip; returns the files' names."""
+    with translation.override(game.event.language):
+        return sheets_csv_zip_write(game_workbook_sheets(game, only=only), out)
 
 
 def event_workbook_bytes(*, event: Event, only: PlayerFilter | None = None) -> bytes:

@@ -159,7 +159,7 @@ def test_the_screen_and_the_workbook_name_the_list_and_its_size(
         "Word list": "Mots",
         "Words": 295,
     }
-    assert book.sheetnames == ["Standings", "Rounds", "Scores", "Slips", "Categories"]
+    assert book.sheetnames == ["Event", "Standings", "Rounds", "Scores", "Slips", "Categories"]
 
 
 def test_an_english_workbook_names_enable_with_its_size(event) -> None:

@@ -68,7 +68,7 @@ def test_the_task_writes_the_workbook_reporting_progress_and_runs_once(
     assert all(status == ExportJob.Status.RUNNING for _, status in seen)
     assert len(seen) >= 9  # a report per sheet, and more
     wb = load_workbook(job.path)
-    assert wb.sheetnames[0] == "Standings" and "Slips G2" in wb.sheetnames
+    assert wb.sheetnames[:2] == ["Event", "Standings"] and "Slips G2" in wb.sheetnames
     assert job.size == job.path.stat().st_size
     # a second delivery finds nothing to claim and does nothing
     assert export_job_run(job_id=job.pk) is None
@@ -111,9 +111,8 @@ def test_the_director_follows_the_job_page_and_downloads_the_workbook(
     assert b"Download" in page.content and b"location.reload" not in page.content
     download = client.get(f"/events/{rehearsal.slug}/exports/{job.pk}/download")
     assert download.status_code == 200
-    assert (
-        load_workbook(io.BytesIO(b"".join(download.streaming_content))).sheetnames[0] == "Standings"
-    )
+    book = load_workbook(io.BytesIO(b"".join(download.streaming_content)))
+    assert book.sheetnames[:2] == ["Event", "Standings"]
 
 
 def test_the_director_downloads_the_workbooks_and_the_csv_and_an_outsider_gets_404(
@@ -124,9 +123,10 @@ def test_the_director_downloads_the_workbooks_and_the_csv_and_an_outsider_gets_4
     assert f"/events/{rehearsal.slug}/export.xlsx".encode() in page.content
     event_book = client.get(f"/events/{rehearsal.slug}/export.xlsx")
     assert event_book.status_code == 200 and "attachment" in event_book["Content-Disposition"]
-    assert len(load_workbook(io.BytesIO(event_book.content)).sheetnames) == 10
+    assert len(load_workbook(io.BytesIO(event_book.content)).sheetnames) == 11
     game_book = client.get(f"/events/{rehearsal.slug}/games/2/export.xlsx")
     assert load_workbook(io.BytesIO(game_book.content)).sheetnames == [
+        "Event",
         "Standings",
         "Rounds",
         "Scores",
@@ -165,10 +165,10 @@ def test_the_api_gives_staff_the_workbook_and_export_jobs(
     monkeypatch.setattr(tasks.export_job_run, "delay", lambda job_id: None)
     client = client_for(director)
     book = client.get(f"/api/v1/events/{rehearsal.slug}/export")
-    assert (
-        book.status_code == 200
-        and load_workbook(io.BytesIO(book.content)).sheetnames[0] == "Standings"
-    )
+    assert book.status_code == 200 and load_workbook(io.BytesIO(book.content)).sheetnames[:2] == [
+        "Event",
+        "Standings",
+    ]
     with django_capture_on_commit_callbacks(execute=True):
         created = client.post(f"/api/v1/events/{rehearsal.slug}/export", {"game": 1})
     assert created.status_code == 202
@@ -194,7 +194,7 @@ def test_the_export_command_writes_the_workbook_and_the_csv(
     call_command(
         "export_event", rehearsal.slug, xlsx=tmp_path / "e.xlsx", csv=tmp_path / "s.csv", stdout=out
     )
-    assert load_workbook(tmp_path / "e.xlsx").sheetnames[0] == "Standings"
+    assert load_workbook(tmp_path / "e.xlsx").sheetnames[:2] == ["Event", "Standings"]
     assert (tmp_path / "s.csv").read_text(encoding="utf-8").startswith("Rank,Player")
     call_command(
         "export_event",
@@ -206,6 +206,7 @@ def test_the_export_command_writes_the_workbook_and_the_csv(
         stdout=out,
     )
     assert load_workbook(tmp_path / "g.xlsx").sheetnames == [
+        "Event",
         "Standings",
         "Rounds",
         "Scores",
@@ -230,6 +231,7 @@ def test_simulate_event_writes_the_workbook_when_asked(tmp_path: Path) -> None:
     )
     assert f"Wrote {tmp_path / 'sim.xlsx'}" in out.getvalue()
     assert load_workbook(tmp_path / "sim.xlsx").sheetnames == [
+        "Event",
         "Standings",
         "Rounds",
         "Scores",

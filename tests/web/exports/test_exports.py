@@ -52,9 +52,9 @@ def two_game_event() -> Event:
     return Event.objects.get(pk=summary["event"])
 
 
-def test_a_one_game_event_has_exactly_the_four_sheets(one_game_event: Event) -> None:
+def test_a_one_game_event_has_exactly_the_six_sheets(one_game_event: Event) -> None:
     wb = _open(event_workbook_bytes(event=one_game_event))
-    assert wb.sheetnames == ["Standings", "Rounds", "Scores", "Slips", "Categories"]
+    assert wb.sheetnames == ["Event", "Standings", "Rounds", "Scores", "Slips", "Categories"]
 
 
 def test_the_standings_sheet_holds_the_database_totals_ranks_gaps_and_percentages(
@@ -82,11 +82,11 @@ def test_the_standings_sheet_holds_the_database_totals_ranks_gaps_and_percentage
     assert wb["Standings"].column_dimensions["B"].width >= len(rows[0][1])
 
 
-def test_the_rounds_sheet_has_one_row_per_published_round_with_the_cumulative_top(
+def test_the_rounds_sheet_has_one_row_per_published_round_with_the_cumulative_top_and_a_total(
     one_game_event: Event,
 ) -> None:
     wb = _open(event_workbook_bytes(event=one_game_event))
-    header, rows = _table(wb["Rounds"])
+    header, (*rows, total) = _table(wb["Rounds"])
     assert header[:6] == ["Round", "Rack", "Ref", "Word", "Score", "Cumulative"]
     published = list(
         Round.objects.filter(game__event=one_game_event, status=Round.Status.PUBLISHED).order_by(
@@ -107,7 +107,12 @@ def test_the_rounds_sheet_has_one_row_per_published_round_with_the_cumulative_to
         )
     standings_rows = _table(wb["Standings"])[1]
     assert rows[-1][6] == standings_rows[0][4]  # the winner's cumulative ends on their total
-    assert len(wb["Rounds"]._charts) == 1
+    # the totals row: the top's total, what Gap and Top % of the standings measure against
+    assert total == ("Total", None, None, None, cumulative, None, None)
+    assert standings_rows[0][6] == standings_rows[0][4] - cumulative
+    assert wb["Rounds"].cell(row=len(rows) + 2, column=1).font.b
+    chart = wb["Rounds"]._charts[0]
+    assert chart.series[0].val.numRef.f.endswith(f"$F${len(rows) + 1}")  # the total not charted
 
 
 def test_the_scores_rows_add_up_to_each_players_total(one_game_event: Event) -> None:
@@ -173,6 +178,7 @@ def test_an_event_of_two_games_has_cumulative_standings_and_suffixed_game_sheets
 ) -> None:
     wb = _open(event_workbook_bytes(event=two_game_event))
     assert wb.sheetnames == [
+        "Event",
         "Standings",
         "Standings G1",
         "Rounds G1",
@@ -199,14 +205,15 @@ def test_an_event_of_two_games_has_cumulative_standings_and_suffixed_game_sheets
     top_total = Round.objects.filter(
         game__event=two_game_event, status=Round.Status.PUBLISHED
     ).aggregate(t=Sum("played_score"))["t"]
-    assert _table(wb["Rounds G1"])[1][-1][5] + _table(wb["Rounds G2"])[1][-1][5] == top_total
+    assert _table(wb["Rounds G1"])[1][-2][5] + _table(wb["Rounds G2"])[1][-2][5] == top_total
+    assert _table(wb["Rounds G1"])[1][-1][4] + _table(wb["Rounds G2"])[1][-1][4] == top_total
     assert rows[0][6] == rows[0][4] - top_total
 
 
 def test_a_game_workbook_has_the_games_sheets(two_game_event: Event) -> None:
     game = Game.objects.get(event=two_game_event, number=2)
     wb = _open(game_workbook_bytes(game=game))
-    assert wb.sheetnames == ["Standings", "Rounds", "Scores", "Slips", "Categories"]
+    assert wb.sheetnames == ["Event", "Standings", "Rounds", "Scores", "Slips", "Categories"]
     assert _table(wb["Rounds"])[1][0][0] == 1
 
 

@@ -32,7 +32,7 @@ def sheets(event: Event) -> dict[str, list[tuple]]:
 
 def test_an_english_events_workbook_keeps_the_headers_of_the_design(played: Event) -> None:
     book = sheets(played)
-    assert list(book) == ["Standings", "Rounds", "Scores", "Slips", "Categories"]
+    assert list(book) == ["Event", "Standings", "Rounds", "Scores", "Slips", "Categories"]
     assert list(book["Standings"][0][: len(STANDINGS_EN)]) == STANDINGS_EN
     assert book["Standings"][0][-1] == "Status"
     assert list(book["Rounds"][0][: len(ROUNDS_EN)]) == ROUNDS_EN
@@ -42,7 +42,7 @@ def test_a_french_events_workbook_and_csv_are_in_french(played: Event) -> None:
     played.language = "fr"
     played.save(update_fields=["language"])
     book = sheets(played)
-    assert list(book) == ["Classement", "Coups", "Scores", "Bulletins", "Catégories"]
+    assert list(book) == ["Tournoi", "Classement", "Coups", "Scores", "Bulletins", "Catégories"]
     assert list(book["Classement"][0][:7]) == [
         "Rang",
         "Joueur",
