@@ -140,4 +140,9 @@ def test_each_sheet_prints_on_the_a4_pages_its_content_needs(
 
     # the QR codes, twelve a page
     assert printed(page, f"{base}/qr/", "qr") == math.ceil(PLAYERS / 12)
+
+    # in French the score cards' longer words fit too
+    page.context.set_extra_http_headers({"Accept-Language": "fr"})
+    assert printed(page, f"{base}/games/1/print/cards/", "cards-fr") == PLAYERS
+    assert "Feuilles de marque" in page.title()
     page.context.close()
