@@ -11,6 +11,7 @@ urlpatterns = [
     path("", include("web.play.urls")),
     path("", include("web.screen.urls")),
     path("", include("web.exports.urls")),
+    path("", include("web.printing.urls")),
     path("api/v1/", include((play_patterns, "play_api"))),
     path("api/v1/", include((staff_patterns, "staff_api"))),
 ]

@@ -92,6 +92,10 @@ ROUTES: dict[str, tuple[str, frozenset[str]]] = {
     "exports:export_job_download": ("GET", STAFF),
     "exports:api_event_export": ("GET", STAFF),
     "exports:api_export_job": ("GET", STAFF),
+    "printing:event_results": ("GET", STAFF),  # the printed sheets: standings and rulings
+    "printing:game_results": ("GET", STAFF),
+    "printing:game_sheet": ("GET", STAFF),
+    "printing:score_cards": ("GET", STAFF),
     "play_api:state": ("GET", PLAYERS),
     "play_api:standings": ("GET", PLAYERS),
     "play_api:submissions": ("POST", PLAYERS),

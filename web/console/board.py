@@ -6,6 +6,7 @@ the CSS class each one is drawn with.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from engine.board import Layout
@@ -29,17 +30,26 @@ def premium_classes(layout_name: str) -> list[list[str]]:
 
 def board_rows(game: Game) -> list[dict[str, Any]]:
     """The board as rows of squares: the tile (lower case: a blank) and the premium's class."""
-    classes = premium_classes(game.board_layout)
+    return board_squares(game.board, game.board_layout)
+
+
+def board_squares(
+    lines: Sequence[str], layout_name: str, placed: Collection[tuple[int, int]] = ()
+) -> list[dict[str, Any]]:
+    """15 board lines (engine notation) as rows of squares; ``placed`` (row, column) squares
+    are marked ``new`` (the tiles a round put down, on the printed game sheet)."""
+    classes = premium_classes(layout_name)
     rows = []
     for r in range(SIZE):
         squares = []
         for c in range(SIZE):
-            tile = game.board[r][c]
+            tile = lines[r][c]
             squares.append(
                 {
                     "tile": "" if tile == "." else tile,
                     "blank": tile.islower(),
                     "premium": classes[r][c],
+                    "new": (r, c) in placed,
                 }
             )
         rows.append({"label": ROWS[r], "squares": squares})
