@@ -81,6 +81,7 @@ def main() -> int:
     say(f"folder: {folder}")
     simulation_s = None
     if reuse:
+        call_command("migrate", verbosity=0)  # a folder saved before the latest migrations
         event = Event.objects.order_by("-pk").first()
         if event is None:
             parser.error(f"no event in {folder}/db.sqlite3")
