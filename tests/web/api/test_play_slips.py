@@ -85,10 +85,9 @@ def test_a_slip_typed_by_an_arbiter_for_her_is_in_her_history(
 
 
 def test_the_state_carries_the_events_warning_time_and_time_zone(
-    phone, ann, game, room: Event, settings
+    phone, ann, game, room: Event
 ) -> None:
-    settings.TIME_ZONE = "Europe/Paris"
-    Event.objects.filter(pk=room.pk).update(warning_seconds=45)
+    Event.objects.filter(pk=room.pk).update(warning_seconds=45, time_zone="Europe/Paris")
     event = phone(ann).get(STATE).json()["event"]
     assert (event["warning_seconds"], event["time_zone"]) == (45, "Europe/Paris")
     assert phone(ann).get(STATE).json()["slips"] == []

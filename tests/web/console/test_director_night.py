@@ -65,9 +65,11 @@ def test_the_event_badge_follows_its_games_on_the_events_page_and_the_event_page
 
 
 def test_the_console_says_the_deadline_in_the_events_time_zone_not_utc(
-    client_for, director, game: Game, settings
+    client_for, director, game: Game
 ) -> None:
-    settings.TIME_ZONE = "Europe/Paris"  # 1 May 2026, 20:00 UTC is 22:00 in Paris
+    # The event is played in Paris (the server's TIME_ZONE is UTC): 1 May 2026, 20:00 UTC is
+    # 22:00 there.
+    Event.objects.filter(pk=game.event_id).update(time_zone="Europe/Paris")
     client = client_for(director)
     with time_machine.travel(T0, tick=False):
         act(client, game, "draw")

@@ -6,12 +6,13 @@ one is still shown as the one that counts. Screenshots: /tmp/play-night-*.png.""
 from __future__ import annotations
 
 import datetime as dt
+import zoneinfo
 
 import pytest
 from django.utils import timezone
 
 from tests.web.play.test_play_browser import PHONE, browser, fill_slip, finish, open_now, table
-from tournament.models import Round, Submission
+from tournament.models import Event, Round, Submission
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 _ = (browser, table)  # the shared fixtures
@@ -54,10 +55,11 @@ def test_her_slips_show_with_their_times_which_counts_and_a_late_one_leaves_it_s
     browser,
     live_server,
     table,
-    settings,
 ) -> None:
-    settings.TIME_ZONE = "Asia/Tokyo"  # the event's; the phone thinks it is in New York
     game, players = table
+    # The event is played in Tokyo; the phone thinks it is in New York.
+    Event.objects.filter(pk=game.event_id).update(time_zone="Asia/Tokyo")
+    tokyo_zone = zoneinfo.ZoneInfo("Asia/Tokyo")
     ann = players[0]
     r = open_now(game)
     page = phone_page(browser, live_server, ann, timezone_id="America/New_York")
@@ -72,9 +74,11 @@ def test_her_slips_show_with_their_times_which_counts_and_a_late_one_leaves_it_s
     for slip, item in zip(
         Submission.objects.filter(player=ann).order_by("-received_at"), range(2), strict=True
     ):
-        tokyo = timezone.localtime(slip.received_at).strftime("%H:%M:%S")
+        tokyo = slip.received_at.astimezone(tokyo_zone).strftime("%H:%M:%S")
         assert f"received at {tokyo}" in items.nth(item).inner_text()
-    receipt_time = timezone.localtime(Submission.objects.get(player=ann, word="WROTE").received_at)
+    receipt_time = Submission.objects.get(player=ann, word="WROTE").received_at.astimezone(
+        tokyo_zone
+    )
     assert f"received at {receipt_time:%H:%M:%S}" in page.inner_text("#receipt")
 
     # The deadline passes on the server (the phone has not heard yet): her next slip is late.
