@@ -15,9 +15,9 @@ exports".
 from __future__ import annotations
 
 import datetime as dt
+import zoneinfo
 from collections.abc import Iterator, Sequence
 
-from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
@@ -97,15 +97,16 @@ def event_sheet(
     event: Event, *, only: PlayerFilter | None = None, now: dt.datetime | None = None
 ) -> Sheet:
     """The Event sheet of ``event``'s workbook (of the players ``only`` keeps: a category's,
-    said in a row), exported at ``now`` (the present by default), shown in the local time of
-    ``settings.TIME_ZONE``."""
-    exported = timezone.localtime(now or timezone.now()).replace(tzinfo=None, microsecond=0)
+    said in a row), exported at ``now`` (the present by default), shown in the event's time
+    zone (``Event.time_zone``)."""
+    zone = zoneinfo.ZoneInfo(event.time_zone)
+    exported = timezone.localtime(now or timezone.now(), zone).replace(tzinfo=None, microsecond=0)
 
     def rows() -> Iterator[Row]:
         yield (str(EVENT_LABELS["starts_on"]), event.starts_on, None)
         yield (str(EVENT_LABELS["venue"]), event.venue, None)
         yield (gettext("Word list"), word_list_shown(event), None)
-        yield (gettext("Exported at"), exported, settings.TIME_ZONE)
+        yield (gettext("Exported at"), exported, event.time_zone)
         if only is not None and not only.is_empty:
             yield (gettext("Players shown"), player_filter_label(only), None)
         yield (None, None, None)

@@ -77,8 +77,8 @@ def test_the_workbook_opens_on_the_event_its_date_place_word_list_and_rules(
     assert abs(exported[0] - dt.datetime.now()) < dt.timedelta(minutes=5)
 
 
-def test_the_export_time_is_the_local_time_with_its_zone(played: Event, settings) -> None:
-    settings.TIME_ZONE = "Europe/Paris"
+def test_the_export_time_is_the_events_local_time_with_its_zone(played: Event) -> None:
+    played.time_zone = "Europe/Paris"  # the server's TIME_ZONE stays UTC
     rows = {row[0]: row for row in event_sheet(played, now=EXPORTED).rows if row[0]}
     assert rows["Exported at"][1:] == (dt.datetime(2026, 11, 24, 18, 45, 12), "Europe/Paris")
 
