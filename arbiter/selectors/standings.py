@@ -10,12 +10,16 @@ A withdrawn player stays in the standings with the points already earned, marked
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Count, Q, QuerySet, Sum
 
-from tournament.models import Event, Game, Player, Round, Ruling
+from arbiter.rules import solo_winner
+from arbiter.state import policy_for
+from tournament.models import Event, Game, Player, Round, Ruling, Submission
 from tournament.vocabulary import ruling_total
 
 
@@ -62,6 +66,8 @@ class StandingRow:
     licence: str = ""
     series: int | None = None
     age_category: str = ""
+    room: str = ""  # a simultaneous event's standings: the player's room
+    rounds: int = 0  # ... and how many rounds of it count (what the room has published)
 
 
 @dataclass(frozen=True)
@@ -81,13 +87,30 @@ def _ranked(totals: list[tuple[int, Player]]) -> list[int]:
     return ranks
 
 
-def _standings(
-    players: QuerySet[Player],
-    rulings: QuerySet[Ruling],
-    rounds: QuerySet[Round],
-    shown_only: PlayerFilter,
-) -> Standings:
-    sums = {
+@dataclass(frozen=True)
+class _Entry:
+    """One player's sums over the rounds counted, before ranking."""
+
+    player: Player
+    points: int
+    solos: int
+    penalties: int  # the reference penalties and the warnings' penalties
+    warnings: int
+    tops: int
+    top_total: int  # the sum of the tops played in the rounds counted for this player
+    room: str = ""
+    rounds: int = 0
+
+    @property
+    def total(self) -> int:
+        return ruling_total(
+            points=self.points, solo=self.solos, penalty=self.penalties, warning_penalty=0
+        )
+
+
+def _sums(rulings: QuerySet[Ruling]) -> dict[int, dict[str, int]]:
+    """{player id: the sums of their rulings}."""
+    return {
         row["player"]: row
         for row in rulings.values("player").annotate(
             points=Sum("points"),
@@ -98,23 +121,31 @@ def _standings(
             tops=Count("pk", filter=Q(found_top=True)),
         )
     }
-    top_total = rounds.aggregate(t=Sum("played_score"))["t"] or 0
-    everyone = []
-    for p in players:
-        s = sums.get(p.pk, {})
-        total = ruling_total(
-            points=s.get("points") or 0,
-            solo=s.get("solos") or 0,
-            penalty=s.get("penalties") or 0,
-            warning_penalty=s.get("warning_penalties") or 0,
-        )
-        everyone.append((total, p))
-    everyone.sort(key=lambda tp: (-tp[0], tp[1].name.lower(), tp[1].pk))
-    overall = dict(zip((p.pk for _, p in everyone), _ranked(everyone), strict=True))
-    shown = [tp for tp in everyone if shown_only.keeps(tp[1])]
+
+
+def _entry(player: Player, s: dict[str, int], top_total: int, **more: Any) -> _Entry:
+    return _Entry(
+        player=player,
+        points=s.get("points") or 0,
+        solos=s.get("solos") or 0,
+        penalties=(s.get("penalties") or 0) + (s.get("warning_penalties") or 0),
+        warnings=s.get("warnings") or 0,
+        tops=s.get("tops") or 0,
+        top_total=top_total,
+        **more,
+    )
+
+
+def _ranking(entries: list[_Entry], shown_only: PlayerFilter) -> list[StandingRow]:
+    """The entries ranked by total (equal totals share a rank), the shown ones ranked again
+    among themselves with the overall rank kept."""
+    everyone = sorted(entries, key=lambda e: (-e.total, e.player.name.lower(), e.player.pk))
+    totals = [(e.total, e.player) for e in everyone]
+    overall = dict(zip((e.player.pk for e in everyone), _ranked(totals), strict=True))
+    shown = [e for e in everyone if shown_only.keeps(e.player)]
     rows = []
-    for rank, (total, p) in zip(_ranked(shown), shown, strict=True):
-        s = sums.get(p.pk, {})
+    for rank, e in zip(_ranked([(e.total, e.player) for e in shown]), shown, strict=True):
+        p = e.player
         rows.append(
             StandingRow(
                 rank=rank,
@@ -124,21 +155,35 @@ def _standings(
                 club=p.club,
                 category=p.category,
                 table=p.table,
-                points=s.get("points") or 0,
-                solos=s.get("solos") or 0,
-                penalties=(s.get("penalties") or 0) + (s.get("warning_penalties") or 0),
-                warnings=s.get("warnings") or 0,
-                tops=s.get("tops") or 0,
-                total=total,
-                gap=total - top_total,
-                top_pct=round(100.0 * total / top_total, 2) if top_total else 0.0,
+                points=e.points,
+                solos=e.solos,
+                penalties=e.penalties,
+                warnings=e.warnings,
+                tops=e.tops,
+                total=e.total,
+                gap=e.total - e.top_total,
+                top_pct=round(100.0 * e.total / e.top_total, 2) if e.top_total else 0.0,
                 withdrawn=p.withdrawn_at is not None,
                 licence=p.licence,
                 series=p.series,
                 age_category=p.age_category,
+                room=e.room,
+                rounds=e.rounds,
             )
         )
-    return Standings(top_total=top_total, rounds=rounds.count(), rows=rows)
+    return rows
+
+
+def _standings(
+    players: QuerySet[Player],
+    rulings: QuerySet[Ruling],
+    rounds: QuerySet[Round],
+    shown_only: PlayerFilter,
+) -> Standings:
+    sums = _sums(rulings)
+    top_total = rounds.aggregate(t=Sum("played_score"))["t"] or 0
+    entries = [_entry(p, sums.get(p.pk, {}), top_total) for p in players]
+    return Standings(top_total=top_total, rounds=rounds.count(), rows=_ranking(entries, shown_only))
 
 
 def ranks_within(
@@ -185,3 +230,80 @@ def _filter(category: str | None, only: PlayerFilter | None) -> PlayerFilter:
     if category is not None:
         only = PlayerFilter(category, only.club, only.series, only.age_category)
     return only
+
+
+def standings_simultaneous(
+    *, host: Event, only: PlayerFilter | None = None, common: bool = False
+) -> Standings:
+    """One ranking of every room of a simultaneous event (the host and its rooms), live: each
+    player's rulings over the rounds their room has published (with ``common``, only the
+    rounds every room with players has published, so that everyone is counted on the same
+    rounds). The tops are the same in every room, so a player's gap and percentage are to the
+    tops of the rounds that count for them. A solo is counted over the whole field: the one
+    player of all the rooms who found the top, when the rooms' players who play the game are
+    enough (the host's ``solo_min_players``); a room's own standings keep its own solos."""
+    events = {host.pk: host, **{room.pk: room for room in host.rooms.order_by("pk")}}
+    published = list(
+        Round.objects.filter(game__event_id__in=events, status=Round.Status.PUBLISHED).values(
+            "pk", "game__event_id", "game__number", "number", "played_score"
+        )
+    )
+    peopled = set(
+        Player.objects.filter(event_id__in=events).values_list("event_id", flat=True).distinct()
+    )
+    if common:
+        by_event: dict[int, set[tuple[int, int]]] = {pk: set() for pk in peopled}
+        for r in published:
+            by_event.setdefault(r["game__event_id"], set()).add((r["game__number"], r["number"]))
+        everywhere = set.intersection(*by_event.values()) if by_event else set()
+        published = [r for r in published if (r["game__number"], r["number"]) in everywhere]
+    counted = [r["pk"] for r in published]
+    top_total: dict[int, int] = {pk: 0 for pk in events}
+    rounds: dict[int, int] = {pk: 0 for pk in events}
+    for r in published:
+        top_total[r["game__event_id"]] += r["played_score"] or 0
+        rounds[r["game__event_id"]] += 1
+    rulings = Ruling.objects.filter(round_id__in=counted)
+    sums = _sums(rulings)
+    solos = _field_solos(host, events, rulings)
+    entries = []
+    for p in Player.objects.filter(event_id__in=events):
+        s = {**sums.get(p.pk, {}), "solos": solos.get(p.pk, 0)}
+        event = events[p.event_id]
+        entries.append(
+            _entry(p, s, top_total[p.event_id], room=event.name, rounds=rounds[p.event_id])
+        )
+    best = max(top_total.values(), default=0)
+    return Standings(
+        top_total=best,
+        rounds=max(rounds.values(), default=0),
+        rows=_ranking(entries, only or PlayerFilter()),
+    )
+
+
+def _field_solos(
+    host: Event, events: dict[int, Event], rulings: QuerySet[Ruling]
+) -> dict[int, int]:
+    """{player id: solo points} with every room's finders of a round together (rules.md's solo
+    over the simultaneous's whole field); the players who play a game are those of every room
+    who handed in a slip in it."""
+    policy = policy_for(host)
+    active = Counter(
+        number
+        for number, _ in Submission.objects.filter(round__game__event_id__in=list(events))
+        .exclude(round__status=Round.Status.ANNULLED)
+        .values_list("round__game__number", "player")
+        .order_by()  # a default ordering would be part of the DISTINCT
+        .distinct()
+    )
+    finders: dict[tuple[int, int], list[int]] = {}
+    for player, game, number in rulings.filter(found_top=True).values_list(
+        "player", "round__game__number", "round__number"
+    ):
+        finders.setdefault((game, number), []).append(player)
+    solos: dict[int, int] = {}
+    for (game, _), found in finders.items():
+        winner = solo_winner(found, active[game], policy)
+        if winner is not None:
+            solos[winner] = solos.get(winner, 0) + policy.solo_bonus
+    return solos

@@ -83,6 +83,14 @@ def round_top_choose(*, round: Round, ref: str, word: str, actor: Actor) -> Roun
         round, Round.Status.CLOSED, Round.Status.SCORED, action=gettext_noop("given another top")
     )
     game = round.game
+    if game.event.host_id is not None or game.event.rooms.exists():
+        raise ApplicationError(
+            gettext(
+                "Game %(number)s is played in several rooms (a simultaneous event): its moves "
+                "are the pre-drawn game's, the same in every room."
+            )
+            % {"number": game.number}
+        )
     try:
         move = Move.from_ref(ref, word)
     except EngineError as exc:

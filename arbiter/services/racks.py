@@ -26,6 +26,13 @@ from tournament.services.closing import event_require_open
 
 def _check_can_draw(game: Game) -> None:
     event_require_open(game.event)
+    if game.event.remote:
+        raise ApplicationError(
+            gettext(
+                "%(room)s plays on another installation: its rounds come in with its results file."
+            )
+            % {"room": game.event.name}
+        )
     lexicon_require_ready(game.lexicon)
     if game.status == Game.Status.FINISHED:
         raise ApplicationError(

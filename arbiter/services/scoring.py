@@ -61,6 +61,20 @@ def _tops(round: Round) -> list[ScoredMove]:
     ]
 
 
+def _planned(round: Round) -> tuple[str, str, int] | None:
+    """A pre-drawn game's move for the round (the game's next racks follow from it, and every
+    room of a simultaneous event plays it): None for a game drawn here, or a round the
+    document has no move for."""
+    game = round.game
+    if game.source != game.Source.PREDRAWN:
+        return None
+    rounds = (game.predrawn or {}).get("rounds", [])
+    planned = rounds[round.number - 1] if round.number <= len(rounds) else {}
+    if not planned.get("word"):
+        return None
+    return str(planned["ref"]), str(planned["word"]), int(planned["score"])
+
+
 def round_score(*, round_id: int, now: datetime | None = None) -> Round | None:
     """Rule every registered player's slip (or its absence), derive the solos, found-tops and
     warnings' penalties, choose the top to play. Claimed by a conditional UPDATE (closed ->
@@ -80,7 +94,12 @@ def round_score(*, round_id: int, now: datetime | None = None) -> Round | None:
         game = round.game
         event = game.event
         rulings = round_rule(round=round, now=now)
-        if not round.played_word and round.tops:
+        planned = _planned(round)
+        if not round.played_word and planned is not None:
+            round.played_ref, round.played_word, round.played_score = planned
+            round.played_by = Round.PlayedBy.PREDRAWN
+            round.save(update_fields=["played_ref", "played_word", "played_score", "played_by"])
+        elif not round.played_word and round.tops:
             top = choose_top(_tops(round), round.rack, TileSet.load(game.tile_set))
             round.played_ref, round.played_word, round.played_score = top.ref, top.word, top.score
             round.played_by = Round.PlayedBy.ENGINE

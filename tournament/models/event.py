@@ -114,11 +114,34 @@ class Event(models.Model):
         ),
     )
 
+    # A simultaneous event (rules.md): the host draws every game in advance; its rooms play
+    # the same games, each with its own clock, staff, screen and players.
+    host = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="rooms",
+        help_text=_("The simultaneous event this event is a room of."),
+    )
+    remote = models.BooleanField(
+        default=False,
+        help_text=_(
+            "A room played on another installation: its results are imported from its file."
+        ),
+    )
+
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["-starts_on", "name"]
         constraints = [
+            models.CheckConstraint(
+                condition=Q(remote=False) | Q(host__isnull=False), name="event_remote_is_a_room"
+            ),
+            models.CheckConstraint(
+                condition=~Q(host=models.F("pk")), name="event_not_its_own_room"
+            ),
             models.CheckConstraint(
                 condition=Q(round_seconds__gt=0), name="event_round_seconds_positive"
             ),
@@ -158,6 +181,11 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.starts_on:%Y-%m-%d})"
+
+    @property
+    def simultaneous_id(self) -> int:
+        """The simultaneous event this event belongs to: its host, or itself."""
+        return self.host_id if self.host_id is not None else self.pk
 
     @property
     def is_closed(self) -> bool:

@@ -101,6 +101,7 @@ class RoundStatus(models.TextChoices):
 class RoundPlayedBy(models.TextChoices):
     ENGINE = "engine", _("Engine's choice")
     DIRECTOR = "director", _("Director's choice")
+    PREDRAWN = "predrawn", _("The pre-drawn game's move")
 
 
 class Round(models.Model):

@@ -19,6 +19,7 @@ class SlipSource(models.TextChoices):
     PHONE = "phone", _("Player's phone")
     API = "api", _("API client")
     ARBITER = "arbiter", _("Entered by an arbiter")
+    ROOM_FILE = "room_file", _("Imported with a room's results")
 
 
 class Submission(models.Model):

@@ -48,6 +48,48 @@ POLICY_FIELDS = (
 )
 
 
+# The rules every room plays by, set on the host: the tiles, the word list and the board (the
+# games are the same), the time per round, and every number of the rulings.
+SHARED_RULES = (
+    "tile_set",
+    "lexicon",
+    "board_layout",
+    "round_seconds",
+    "warnings_free",
+    "warning_penalty",
+    "reference_rule_2016",
+    "reference_penalty",
+    "solo_bonus",
+    "solo_min_players",
+)
+
+
+def host_of(event: Event) -> Event:
+    """The simultaneous event ``event`` belongs to: its host, or the event itself."""
+    return event.host if event.host is not None else event
+
+
+def _shared_rules_guard(event: Event, values: dict[str, Any]) -> None:
+    """A room's shared rules are its host's: changing one on the room is refused (the same
+    value, as a form sends every rule, is no change)."""
+    shared = sorted(k for k in SHARED_RULES if k in values and values[k] != getattr(event, k))
+    if event.host_id is not None and shared:
+        raise ApplicationError(
+            gettext(
+                "%(room)s is a room of %(host)s and plays by its rules (%(rules)s): change "
+                "them on %(host)s."
+            )
+            % {"room": event.name, "host": host_of(event).name, "rules": ", ".join(shared)}
+        )
+
+
+def _rooms_rules_follow(host: Event, values: dict[str, Any]) -> None:
+    """The host's shared rules, changed: every room takes them too."""
+    shared = {k: v for k, v in values.items() if k in SHARED_RULES}
+    if shared:
+        Event.objects.filter(host=host).update(**shared)
+
+
 def _policy_checked(values: dict[str, Any]) -> dict[str, Any]:
     """The policy values, once they name only rules of the policy and a known lexicon."""
     unknown = set(values) - set(POLICY_FIELDS)
@@ -149,12 +191,14 @@ def event_policy_update(*, event: Event, actor: User | None, **values: Any) -> E
     lexicon, board). Games already created keep the tiles, lexicon and board they started with."""
     _policy_checked(values)
     event = Event.objects.select_for_update().get(pk=event.pk)
+    _shared_rules_guard(event, values)
     before = {k: getattr(event, k) for k in values}
     for key, value in values.items():
         setattr(event, key, value)
     _event_valid(event)
     _lexicon_fits(event)
     event.save()
+    _rooms_rules_follow(event, values)
     changed = {k: {"from": before[k], "to": values[k]} for k in values if before[k] != values[k]}
     audit_record(event=event, action="tournament.event.policy_changed", actor=actor, data=changed)
     return event

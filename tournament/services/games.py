@@ -22,7 +22,8 @@ def game_create(
     seed: int | None = None,
     predrawn: dict[str, Any] | None = None,
 ) -> Game:
-    """Add the next game to an event, copying the event's tile set, lexicon and board.
+    """Add the next game to an event, copying the event's tile set, lexicon and board; an event
+    with rooms (a simultaneous event) adds it to every room too.
 
     A random game without a seed gets a fresh one, so every game can be replayed.
     """
@@ -31,6 +32,22 @@ def game_create(
     if source == Game.Source.PREDRAWN and predrawn is None:
         raise ApplicationError(
             gettext("A pre-drawn game needs its document (engine `game --json`).")
+        )
+    if event.host_id is not None:
+        raise ApplicationError(
+            gettext(
+                "%(room)s is a room of a simultaneous event: its games are the host's, added "
+                "on the host."
+            )
+            % {"room": event.name}
+        )
+    if source != Game.Source.PREDRAWN and event.rooms.exists():
+        raise ApplicationError(
+            gettext(
+                "%(event)s has rooms: its games are drawn in advance (the whole game now, or "
+                "a pre-drawn file), so that every room plays the same racks."
+            )
+            % {"event": event.name}
         )
     if source == Game.Source.RANDOM and seed is None:
         seed = secrets.randbelow(2**32)  # the engine takes seeds below 2**32
@@ -47,6 +64,8 @@ def game_create(
         lexicon=event.lexicon,
         board_layout=event.board_layout,
     )
+    for room in event.rooms.order_by("pk"):
+        game_copy(game=game, room=room)
     audit_record(
         event=event,
         game=game,
@@ -55,3 +74,17 @@ def game_create(
         data={"number": number, "source": source, "seed": seed},
     )
     return game
+
+
+def game_copy(*, game: Game, room: Event) -> Game:
+    """The host's game, as the room's game of the same number (same document, same rules)."""
+    return Game.objects.create(
+        event=room,
+        number=game.number,
+        source=Game.Source.PREDRAWN,
+        predrawn=game.predrawn,
+        seed=game.seed,
+        tile_set=game.tile_set,
+        lexicon=game.lexicon,
+        board_layout=game.board_layout,
+    )

@@ -1,0 +1,394 @@
+"""Simultaneous events (issue 16.1; rules.md "Simultaneous events"): one game drawn in advance,
+played in several rooms with their own clocks; one ranking over every room, live, with the
+solos counted over the whole field; a remote room's results file imported (players matched by
+licence, then name and club; conflicts listed, nothing guessed; twice changes nothing).
+
+Every round here is played through the services a room uses: draw, open, slips, close, score,
+publish.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+
+from arbiter.selectors.rooms import room_results, rooms_progress
+from arbiter.selectors.standings import PlayerFilter, standings_event, standings_simultaneous
+from arbiter.services import publishing, racks
+from arbiter.services.rooms import RoomResultsError, game_draw_whole, room_results_import
+from arbiter.services.slips import slip_submit
+from tests.arbiter.conftest import T0, finish_round, open_round
+from tests.factories import EventFactory, PlayerFactory, UserFactory
+from tournament.errors import ApplicationError
+from tournament.models import AuditEntry, Event, Game, Player, Round, Ruling
+from tournament.services.events import event_policy_update
+from tournament.services.games import game_create
+from tournament.services.rooms import room_create
+
+pytestmark = pytest.mark.django_db
+
+SEED = 20261124
+
+
+@pytest.fixture
+def director():
+    return UserFactory(username="organiser")
+
+
+@pytest.fixture
+def host(director) -> Event:
+    event = EventFactory(name="Simultaneous", solo_min_players=3)
+    from tournament.models import EventRole
+
+    EventRole.objects.create(user=director, event=event, role=EventRole.Role.DIRECTOR)
+    game_draw_whole(event=event, actor=director, seed=SEED)
+    return event
+
+
+def people(event: Event, *names: str, club: str = "Club") -> list[Player]:
+    return [
+        PlayerFactory(event=event, name=n, club=club, licence=f"L-{n}", table=i + 1)
+        for i, n in enumerate(names)
+    ]
+
+
+def play(event: Event, slips: dict[Player, str], now: dt.datetime = T0) -> Round:
+    """One round of ``event``'s game 1: each player in ``slips`` hands in the top ("top"), the
+    second best move ("second") or nothing; closed, scored and published."""
+    game = event.games.get(number=1)
+    round = open_round(game, now=now)
+    from arbiter.services.scoring import round_tops_compute
+
+    round_tops_compute(round_id=round.pk, now=now)
+    round.refresh_from_db()
+    top = round.tops[0]
+    # Another word (a first move is credited at the word's best square) that scores less.
+    second = next(
+        t
+        for t in round.tops
+        if t["score"] < top["score"] and t["word"].upper() != top["word"].upper()
+    )
+    for player, which in slips.items():
+        move = round.tops[0] if which == "top" else second
+        slip_submit(
+            player=player,
+            round=round,
+            word=move["word"],
+            ref=move["ref"],
+            score=move["score"],
+            at=now + dt.timedelta(seconds=30),
+        )
+    return finish_round(round, now)
+
+
+def test_a_whole_game_is_drawn_in_advance_and_every_room_gets_it(host, director) -> None:
+    game = host.games.get()
+    assert game.source == Game.Source.PREDRAWN and game.seed == SEED
+    document = game.predrawn
+    assert len(document["rounds"]) > 10 and document["end"]
+    room = room_create(host=host, name="Lyon", actor=director, venue="Lyon")
+    assert room.host == host and not room.remote
+    assert room.games.get().predrawn == document
+    assert room.tile_set == host.tile_set and room.solo_min_players == 3
+    assert room.roles.get(user=director).role == "director"  # the host's director directs it
+    # A game the host adds later reaches every room, with the same number.
+    game_draw_whole(event=host, actor=director, seed=7)
+    assert [g.number for g in room.games.order_by("number")] == [1, 2]
+    assert room.games.get(number=2).predrawn == host.games.get(number=2).predrawn
+    assert AuditEntry.objects.filter(event=host, action="tournament.room.created").count() == 1
+
+
+def test_rooms_play_the_same_racks_and_tops_at_their_own_pace(host, director) -> None:
+    room = room_create(host=host, name="Lyon", actor=director)
+    ann, bob = people(host, "Ann", "Bob")
+    (cleo,) = people(room, "Cleo")
+    first_here = play(host, {ann: "top", bob: "second"})
+    second_here = play(host, {ann: "top"}, now=T0 + dt.timedelta(minutes=5))
+    first_there = play(room, {cleo: "top"}, now=T0 + dt.timedelta(minutes=1))
+    for here, there in [(first_here, first_there)]:
+        assert (here.rack, here.played_ref, here.played_word, here.played_score) == (
+            there.rack,
+            there.played_ref,
+            there.played_word,
+            there.played_score,
+        )
+        assert there.played_by == Round.PlayedBy.PREDRAWN
+    planned = host.games.get().predrawn["rounds"]
+    assert [second_here.rack, second_here.played_word] == [
+        planned[1]["rack"],
+        planned[1]["word"],
+    ]
+    progress = {p.event.name: p for p in rooms_progress(host)}
+    assert progress["Simultaneous"].published == 2 and progress["Lyon"].published == 1
+    assert progress["Lyon"].last == (1, 1) and progress["Lyon"].players == 1
+
+
+def test_one_ranking_over_every_room_with_the_room_and_its_rounds(host, director) -> None:
+    room = room_create(host=host, name="Lyon", actor=director)
+    ann, bob = people(host, "Ann", "Bob")
+    (cleo,) = people(room, "Cleo")
+    r1 = play(host, {ann: "top", bob: "second"})
+    play(host, {ann: "top", bob: "top"}, now=T0 + dt.timedelta(minutes=5))
+    play(room, {cleo: "top"})
+    merged = standings_simultaneous(host=host)
+    rows = {r.name: r for r in merged.rows}
+    assert rows["Ann"].room == "Simultaneous" and rows["Ann"].rounds == 2
+    assert rows["Cleo"].room == "Lyon" and rows["Cleo"].rounds == 1
+    # Cleo's gap is to the top of the one round her room has published: she found it.
+    assert rows["Cleo"].gap == 0 and rows["Cleo"].top_pct == 100.0
+    assert rows["Cleo"].total == r1.played_score
+    assert [r.name for r in merged.rows][0] == "Ann"
+    # On the rounds every room has published (round 1 only), Ann and Cleo share the lead.
+    common = standings_simultaneous(host=host, common=True)
+    shared = {r.name: r for r in common.rows}
+    assert shared["Ann"].total == shared["Cleo"].total == r1.played_score
+    assert shared["Ann"].rank == shared["Cleo"].rank == 1 and shared["Bob"].rank == 3
+    assert shared["Ann"].rounds == 1
+    # A filter ranks within it, the overall rank kept.
+    lyon = standings_simultaneous(host=host, only=PlayerFilter(club="Club"))
+    assert len(lyon.rows) == 3
+
+
+def test_a_solo_is_counted_over_the_whole_field(host, director) -> None:
+    room = room_create(host=host, name="Lyon", actor=director)
+    ann, bob, carl = people(host, "Ann", "Bob", "Carl")
+    dan, eve, fay = people(room, "Dan", "Eve", "Fay")
+    play(host, {ann: "top", bob: "second", carl: "second"})
+    # In the host alone, Ann's is a solo (3 players play the game, the policy asks 3).
+    assert standings_event(event=host).row_of(ann.pk).solos == 10
+    merged = standings_simultaneous(host=host)
+    assert merged.row_of(ann.pk).solos == 10  # nobody else in the field has found it yet
+    play(room, {dan: "top", eve: "second", fay: "second"})
+    assert standings_event(event=room).row_of(dan.pk).solos == 10  # the room's own solo
+    merged = standings_simultaneous(host=host)
+    assert merged.row_of(ann.pk).solos == 0 and merged.row_of(dan.pk).solos == 0
+    assert merged.row_of(ann.pk).total == merged.row_of(dan.pk).total
+
+
+def test_rooms_take_the_hosts_rules_and_games_only(host, director) -> None:
+    room = room_create(host=host, name="Lyon", actor=director)
+    with pytest.raises(ApplicationError, match="plays by its rules"):
+        event_policy_update(event=room, actor=director, solo_bonus=20)
+    # The same value, as a form sends every rule, is no change; a room's own operation is its.
+    event_policy_update(event=room, actor=director, solo_bonus=10, grace_seconds=20)
+    event_policy_update(event=host, actor=director, solo_bonus=15)
+    room.refresh_from_db()
+    assert room.solo_bonus == 15 and room.grace_seconds == 20
+    with pytest.raises(ApplicationError, match="its games are the host's"):
+        game_create(event=room, actor=director)
+    with pytest.raises(ApplicationError, match="drawn in advance"):
+        game_create(event=host, actor=director)  # a random game, drawn round by round
+    with pytest.raises(ApplicationError, match="is itself a room"):
+        room_create(host=room, name="Nested", actor=director)
+
+
+def test_a_room_needs_every_game_of_the_host_drawn_in_advance(director) -> None:
+    event = EventFactory(name="Club night")
+    game_create(event=event, actor=director)
+    with pytest.raises(ApplicationError, match="Game 1 of Club night is drawn round by round"):
+        room_create(host=event, name="Lyon", actor=director)
+    assert not Event.objects.filter(name="Lyon").exists()
+
+
+def test_the_move_of_a_room_is_the_games_not_a_directors_choice(host, director) -> None:
+    room = room_create(host=host, name="Lyon", actor=director)
+    people(room, "Cleo")
+    round = open_round(room.games.get())
+    from arbiter.services import clock
+
+    assert round.deadline is not None
+    clock.round_close(round_id=round.pk, now=round.deadline + dt.timedelta(seconds=11))
+    with pytest.raises(ApplicationError, match="played in several rooms"):
+        publishing.round_top_choose(round=round, ref="H8", word="AB", actor=director)
+
+
+# -- a remote room's results ----------------------------------------------------------------
+
+
+@pytest.fixture
+def elsewhere(host) -> Event:
+    """The room as played on another installation: an event of its own with the host's game
+    imported (the same document), its players and two rounds."""
+    event = EventFactory(name="Montréal", solo_min_players=3)
+    game_create(
+        event=event, actor=None, source=Game.Source.PREDRAWN, predrawn=host.games.get().predrawn
+    )
+    gil, hal = people(event, "Gil", "Hal", club="Mtl")
+    PlayerFactory(event=event, name="Ivy", club="Mtl", licence="", table=3)
+    play(event, {gil: "top", hal: "second"})
+    play(event, {gil: "second"}, now=T0 + dt.timedelta(minutes=5))
+    return event
+
+
+def results_of(event: Event) -> bytes:
+    return json.dumps(room_results(event)).encode()
+
+
+def test_a_remote_rooms_file_imports_and_merges(host, director, elsewhere) -> None:
+    remote = room_create(host=host, name="Montréal", actor=director, remote=True)
+    (ann,) = people(host, "Ann")
+    report = room_results_import(room=remote, raw=results_of(elsewhere), actor=director)
+    assert (report.rounds_added, report.players_added, report.rulings_added) == (2, 3, 6)
+    merged = standings_simultaneous(host=host)
+    there = standings_event(event=elsewhere)
+    for name in ("Gil", "Hal", "Ivy"):
+        row = next(r for r in merged.rows if r.name == name)
+        theirs = next(r for r in there.rows if r.name == name)
+        assert (row.room, row.rounds, row.points, row.total) == (
+            "Montréal",
+            2,
+            theirs.points,
+            theirs.total,
+        )
+    assert remote.games.get().board == elsewhere.games.get().board
+    assert remote.games.get().rounds.filter(status="published").count() == 2
+    # The remote room runs no clock here.
+    with pytest.raises(ApplicationError, match="plays on another installation"):
+        racks.round_draw(game=remote.games.get(), actor=director)
+    assert ann in host.players.all()
+
+
+def test_importing_the_same_file_twice_changes_nothing(host, director, elsewhere) -> None:
+    remote = room_create(host=host, name="Montréal", actor=director, remote=True)
+    raw = results_of(elsewhere)
+    room_results_import(room=remote, raw=raw, actor=director)
+    before = list(Ruling.objects.filter(round__game__event=remote).values().order_by("pk"))
+    players = list(Player.objects.filter(event=remote).values().order_by("pk"))
+    again = room_results_import(room=remote, raw=raw, actor=director)
+    assert not again.changed and again.rulings_unchanged == 6 and again.players_matched == 3
+    assert list(Ruling.objects.filter(round__game__event=remote).values().order_by("pk")) == before
+    assert list(Player.objects.filter(event=remote).values().order_by("pk")) == players
+
+
+def test_a_newer_file_adds_its_rounds_and_corrections(host, director, elsewhere) -> None:
+    remote = room_create(host=host, name="Montréal", actor=director, remote=True)
+    document = room_results(elsewhere)
+    first = json.loads(json.dumps(document))  # a copy to cut down to round 1
+    first["games"][0]["rounds"] = first["games"][0]["rounds"][:1]
+    for p in first["players"]:
+        p["rulings"] = [r for r in p["rulings"] if r["round"] == 1]
+    room_results_import(room=remote, raw=json.dumps(first).encode(), actor=director)
+    gil = next(p for p in document["players"] if p["name"] == "Gil")
+    gil["rulings"][0]["points"] -= 1  # an amendment made in the room since
+    gil["rulings"][0]["reason"] = "amended"
+    report = room_results_import(room=remote, raw=json.dumps(document).encode(), actor=director)
+    assert (report.rounds_added, report.rulings_added, report.rulings_changed) == (1, 3, 1)
+    assert report.rulings_unchanged == 2
+    # An older file (fewer rounds than imported) is refused.
+    with pytest.raises(RoomResultsError, match="Nothing imported") as refused:
+        room_results_import(room=remote, raw=json.dumps(first).encode(), actor=director)
+    assert "Is it an older file?" in refused.value.errors[0]
+
+
+def test_players_match_by_licence_then_name_and_club(host, director, elsewhere) -> None:
+    remote = room_create(host=host, name="Montréal", actor=director, remote=True)
+    gil = PlayerFactory(event=remote, name="Gilles D.", club="Other", licence="L-Gil", table=9)
+    ivy = PlayerFactory(event=remote, name="IVY", club="mtl", licence="", table=8)
+    report = room_results_import(room=remote, raw=results_of(elsewhere), actor=director)
+    assert (report.players_matched, report.players_added) == (2, 1)
+    assert gil.rulings.count() == 2 and ivy.rulings.count() == 2
+    assert remote.players.count() == 3
+
+
+@pytest.mark.parametrize(
+    ("registered", "conflict"),
+    [
+        # The licence names Gil, the name and club name another registered player.
+        ([("Gilles", "Other", "L-Gil"), ("Gil", "Mtl", "")], "the name and club are Gil's"),
+        # The name and club fit two of the room's players.
+        ([("Ivy", "Mtl", ""), ("ivy", "MTL", "X-2")], "2 of the room's players"),
+        # The name and club fit a player with another licence.
+        ([("Hal", "Mtl", "L-Other")], "has another licence, L-Other"),
+    ],
+)
+def test_conflicts_are_listed_and_nothing_is_imported(
+    host, director, elsewhere, registered, conflict
+) -> None:
+    remote = room_create(host=host, name="Montréal", actor=director, remote=True)
+    for i, (name, club, licence) in enumerate(registered, start=1):
+        PlayerFactory(event=remote, name=name, club=club, licence=licence, table=i)
+    with pytest.raises(RoomResultsError) as refused:
+        room_results_import(room=remote, raw=results_of(elsewhere), actor=director)
+    assert refused.value.data["code"] == "player_conflicts"
+    assert any(conflict in e for e in refused.value.errors), refused.value.errors
+    assert remote.players.count() == len(registered)
+    assert not Ruling.objects.filter(round__game__event=remote).exists()
+    assert not Round.objects.filter(game__event=remote).exists()
+
+
+def test_a_licence_that_plays_in_another_room_is_a_conflict(host, director, elsewhere) -> None:
+    remote = room_create(host=host, name="Montréal", actor=director, remote=True)
+    PlayerFactory(event=host, name="Gil", club="Mtl", licence="L-Gil", table=1)
+    with pytest.raises(RoomResultsError) as refused:
+        room_results_import(room=remote, raw=results_of(elsewhere), actor=director)
+    assert "already plays in Simultaneous" in refused.value.errors[0]
+
+
+@pytest.mark.parametrize(
+    ("mend", "said"),
+    [
+        (lambda d: "not json", "Not a JSON file"),
+        (lambda d: {**d, "format": "eliot"}, "Not a room results file"),
+        (lambda d: {**d, "version": 2}, "Not a room results file"),
+        (lambda d: {**d, "games": "x"}, '"games": a list'),
+        (lambda d: {**d, "players": {}}, '"players": a list'),
+        (
+            lambda d: {
+                **d,
+                "games": [{"number": 1, "rounds": [{**d["games"][0]["rounds"][0], "rack": "QQQ"}]}],
+            },
+            "It is not this simultaneous's game",
+        ),
+        (lambda d: {**d, "games": [{"number": 3, "rounds": d["games"][0]["rounds"]}]}, "no round"),
+        (
+            lambda d: {**d, "players": [{**d["players"][0], "name": ""}]},
+            "a player needs a name",
+        ),
+        (
+            lambda d: {
+                **d,
+                "players": [
+                    {**d["players"][0], "rulings": [{**d["players"][0]["rulings"][0], "code": "x"}]}
+                ],
+            },
+            'unknown ruling code "x"',
+        ),
+        (
+            lambda d: {
+                **d,
+                "players": [
+                    {
+                        **d["players"][0],
+                        "rulings": [{**d["players"][0]["rulings"][0], "points": -3}],
+                    }
+                ],
+            },
+            "a whole number of 0 or more, not -3",
+        ),
+        (
+            lambda d: {
+                **d,
+                "players": [{**d["players"][0], "rulings": d["players"][0]["rulings"] * 2}],
+            },
+            "two rulings for game 1 round 1",
+        ),
+    ],
+)
+def test_a_bad_file_is_refused_with_what_is_wrong(host, director, elsewhere, mend, said) -> None:
+    remote = room_create(host=host, name="Montréal", actor=director, remote=True)
+    mended = mend(room_results(elsewhere))
+    raw = mended.encode() if isinstance(mended, str) else json.dumps(mended).encode()
+    with pytest.raises(RoomResultsError) as refused:
+        room_results_import(room=remote, raw=raw, actor=director)
+    assert any(said in e for e in refused.value.errors), refused.value.errors
+    assert not Round.objects.filter(game__event=remote).exists()
+
+
+def test_only_a_remote_room_imports_a_file(host, director, elsewhere) -> None:
+    room = room_create(host=host, name="Lyon", actor=director)
+    with pytest.raises(ApplicationError, match="not a remote room"):
+        room_results_import(room=room, raw=results_of(elsewhere), actor=director)
+    with pytest.raises(ApplicationError, match="not a remote room"):
+        room_results_import(room=host, raw=results_of(elsewhere), actor=director)
