@@ -2,8 +2,9 @@
 
 - a body over ``REQUEST_BODY_MAX_BYTES`` (its Content-Length) is refused with a 413 before a
   byte of it is read: an upload is otherwise streamed to disk whole before a view can look
-  (a word list's upload may be ``WORD_LIST_MAX_BYTES`` and its form: the service says when the
-  file itself is too large);
+  (a word list's upload may be ``WORD_LIST_MAX_BYTES`` and its form, a room's results file
+  ``arbiter.services.rooms.MAX_BYTES`` and its form: the service says when the file itself is
+  too large);
 - a path with a control character is a 404 (no route has one: ``/play/%00/`` is no token);
 - a query parameter, a form field or an uploaded file's name with a control character is a
   400 naming it.
@@ -22,17 +23,23 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.request import QueryDict
 from django.utils import timezone
 
+from arbiter.services.rooms import MAX_BYTES as ROOM_RESULTS_MAX_BYTES
 from web.inputs import control_character, control_character_message
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 WORD_LIST_UPLOAD = re.compile(r"^/events/[^/]+/setup/wordlist/$")
-FORM_ALLOWANCE = 1024 * 1024  # the rest of a word list's form around the file
+ROOM_RESULTS_UPLOAD = re.compile(
+    r"^(/events/[^/]+/simultaneous/import/|/api/v1/events/[^/]+/room-results)$"
+)
+FORM_ALLOWANCE = 1024 * 1024  # the rest of an upload's form around the file
 
 
 def body_limit(path: str) -> int:
     """The largest body a request to ``path`` may send."""
     if WORD_LIST_UPLOAD.match(path):
         return max(settings.REQUEST_BODY_MAX_BYTES, settings.WORD_LIST_MAX_BYTES + FORM_ALLOWANCE)
+    if ROOM_RESULTS_UPLOAD.match(path):
+        return max(settings.REQUEST_BODY_MAX_BYTES, ROOM_RESULTS_MAX_BYTES + FORM_ALLOWANCE)
     limit: int = settings.REQUEST_BODY_MAX_BYTES
     return limit
 

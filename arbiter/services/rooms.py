@@ -40,7 +40,7 @@ from tournament.vocabulary import RulingCode
 
 ROOM_RESULTS_FORMAT = "duplicate-room-results"
 ROOM_RESULTS_VERSION = 1
-MAX_BYTES = 20 * 1024 * 1024  # 2,000 players x 5 games is about 8 MB
+MAX_BYTES = 40 * 1024 * 1024  # about 300 bytes a ruling: 1,000 players x 5 games of 20 rounds
 
 
 @transaction.atomic

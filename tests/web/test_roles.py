@@ -64,6 +64,10 @@ ROUTES: dict[str, tuple[str, frozenset[str]]] = {
     "console:staff": ("GET", DIRECTORS),  # invitations, roles, withdrawals, closing
     "console:staff_post": ("POST", DIRECTORS),
     "console:staff_post_one": ("POST", DIRECTORS),
+    "console:simultaneous": ("GET", STAFF),  # the rooms and the one ranking
+    "console:room_add": ("POST", DIRECTORS),
+    "console:room_results": ("GET", STAFF),  # the event's results file
+    "console:room_results_upload": ("POST", DIRECTORS),  # a remote room's file
     "console:invitation": ("GET", EVERYONE),  # the signed link is the secret (here: tampered)
     "play:qr_sheet": ("GET", DIRECTORS),
     "play:qr_player": ("GET", DIRECTORS),
@@ -107,6 +111,9 @@ ROUTES: dict[str, tuple[str, frozenset[str]]] = {
     "staff_api:game_action": ("POST", STAFF),  # each action's own roles, as staff_api:action
     "staff_api:game_standings": ("GET", STAFF),
     "staff_api:standings": ("GET", STAFF),
+    "staff_api:rooms": ("GET", STAFF),  # POST: directors (tests/web/test_rooms_pages)
+    "staff_api:simultaneous_standings": ("GET", STAFF),
+    "staff_api:room_results": ("GET", STAFF),  # POST: directors (tests/web/test_rooms_pages)
     "staff_api:invitations": ("POST", DIRECTORS),  # GET too: tests/web/api/test_staff_events
     "staff_api:invitation_revoke": ("POST", DIRECTORS),
     "staff_api:staff": ("GET", DIRECTORS),

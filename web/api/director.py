@@ -13,7 +13,14 @@ workbook as JSON calls under ``/api/v1/events/``, for scripts and other programs
 | ``POST /api/v1/events/<slug>/games/<n>/<action>`` | per action | the console's actions |
 | ``GET /api/v1/events/<slug>/standings`` | staff | the event's standings (a category's) |
 | ``GET /api/v1/events/<slug>/games/<n>/standings`` | staff | a game's |
+| ``GET /api/v1/events/<slug>/rooms`` | staff | a simultaneous's rooms, how far each has played |
+| ``POST /api/v1/events/<slug>/rooms`` | director | a new room: ``name``, ``venue``, ``remote`` |
+| ``GET /api/v1/events/<slug>/simultaneous/standings`` | staff | one ranking over every room |
+| ``GET /api/v1/events/<slug>/room-results`` | staff | the event's results file |
+| ``POST /api/v1/events/<slug>/room-results`` | director | a remote room's file (``file``) |
 
+A simultaneous event (issue 16.1) answers at the slug of its host and of each of its rooms:
+``?common=1`` ranks on the rounds every room has published; the filter is the standings'.
 The event's workbook is ``GET /api/v1/events/<slug>/export`` (``web.exports.views``).
 Who may do what is docs/design.md's "Roles" table; every change is the console's own service
 (forms included), so it is checked, refused and audited alike. Authentication: the console's
@@ -33,25 +40,40 @@ from django.forms.models import model_to_dict
 from django.utils import timezone
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
 from rest_framework import exceptions, serializers, status
+from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from arbiter.selectors.console import console_state
+from arbiter.selectors.rooms import RoomProgress, room_results, rooms_progress
 from arbiter.selectors.standings import (
     PlayerFilter,
     StandingRow,
     Standings,
     standings_event,
     standings_game,
+    standings_simultaneous,
 )
+from arbiter.services.rooms import room_results_import
 from tournament.errors import ApplicationError
 from tournament.models import Event, Game
 from tournament.selectors import event_list_visible
-from tournament.services.events import POLICY_FIELDS, event_create, event_policy_update
+from tournament.services.events import (
+    POLICY_FIELDS,
+    event_create,
+    event_policy_update,
+    host_of,
+)
 from tournament.services.games import game_create
+from tournament.services.rooms import room_create
 from web.api.serializers import Shape, StaffErrorSerializer
 from web.api.staff import ACTION_SCHEMA, StaffGameActionView
 from web.console.actions import game_or_404
@@ -364,3 +386,127 @@ class GameStandingsView(APIView):
         game = game_or_404(slug, number)
         only = _only(request)
         return Response(_standings_json(standings_game(game=game, only=only), only))
+
+
+def _room_json(room: RoomProgress) -> dict[str, object]:
+    def at(pair: tuple[int, int] | None) -> dict[str, int] | None:
+        return None if pair is None else {"game": pair[0], "round": pair[1]}
+
+    return {
+        "slug": room.event.slug,
+        "name": room.event.name,
+        "venue": room.event.venue,
+        "host": room.is_host,
+        "remote": room.event.remote,
+        "players": room.players,
+        "published": room.published,
+        "last_published": at(room.last),
+        "in_play": at(room.in_play),
+    }
+
+
+class RoomsView(APIView):
+    permission_classes = [SignedIn]  # the event's role: ``_event``, once per call
+
+    @extend_schema(
+        operation_id="event_rooms_list",
+        summary="The simultaneous's rooms, the host first, and how far each has played",
+        responses={200: _Object(many=True), **_ERRORS},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        _, event = _event(request, slug, STAFF)
+        return Response([_room_json(r) for r in rooms_progress(host_of(event))])
+
+    @extend_schema(
+        operation_id="event_rooms_create",
+        summary="A new room of the event (directors): name, venue, remote",
+        request=_Object,
+        responses={201: _Object, **_ERRORS},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        user, host = _event(request, slug, (DIRECTOR,))
+        data = _form_data(request, ("name", "venue", "remote"))
+        name, venue, remote = data.get("name"), data.get("venue", ""), data.get("remote", False)
+        if not isinstance(name, str) or not isinstance(venue, str) or not isinstance(remote, bool):
+            raise ApplicationError(
+                gettext("name and venue are texts, remote is true or false."),
+                data={"code": "invalid"},
+            )
+        room = room_create(host=host, name=name, venue=venue, remote=remote, actor=user)
+        progress = next(r for r in rooms_progress(host) if r.event.pk == room.pk)
+        return Response(_room_json(progress), status=status.HTTP_201_CREATED)
+
+
+class SimultaneousStandingsView(APIView):
+    permission_classes = [SignedIn]  # the event's role: ``_event``, once per call
+
+    @extend_schema(
+        operation_id="event_simultaneous_standings",
+        summary="One ranking over every room of the simultaneous, live",
+        parameters=[
+            *_FILTER,
+            OpenApiParameter("common", OpenApiTypes.BOOL, OpenApiParameter.QUERY, required=False),
+        ],
+        responses={200: _Object, **_ERRORS},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        _, event = _event(request, slug, STAFF)
+        only = _only(request)
+        common = request.query_params.get("common", "") in {"1", "true", "yes", "on"}
+        host = host_of(event)
+        standings = standings_simultaneous(host=host, only=only, common=common)
+        return Response(
+            {
+                "host": host.slug,
+                "common": common,
+                "rounds": standings.rounds,
+                "rows": [
+                    _row_json(row) | {"room": row.room, "room_rounds": row.rounds}
+                    for row in standings.rows
+                ],
+            }
+        )
+
+
+class RoomResultsView(APIView):
+    permission_classes = [SignedIn]  # the event's role: ``_event``, once per call
+    parser_classes = [MultiPartParser]
+
+    @extend_schema(
+        operation_id="event_room_results",
+        summary="The event's results file, for a simultaneous's central installation",
+        responses={200: _Object, **_ERRORS},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        _, event = _event(request, slug, STAFF)
+        return Response(room_results(event))
+
+    @extend_schema(
+        operation_id="event_room_results_import",
+        summary="Import a remote room's results file (directors; multipart, field 'file')",
+        request={
+            "multipart/form-data": inline_serializer(
+                "RoomResultsFile", {"file": serializers.FileField()}
+            )
+        },
+        responses={200: _Object, **_ERRORS},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        user, room = _event(request, slug, (DIRECTOR,))
+        upload = request.FILES.get("file")
+        if upload is None:
+            raise ApplicationError(
+                gettext("Send the file as the multipart field 'file'."), data={"code": "no_file"}
+            )
+        report = room_results_import(room=room, raw=upload.read(), actor=user)
+        return Response(
+            {
+                "changed": report.changed,
+                "rounds_added": report.rounds_added,
+                "players_added": report.players_added,
+                "players_matched": report.players_matched,
+                "rulings_added": report.rulings_added,
+                "rulings_changed": report.rulings_changed,
+                "rulings_unchanged": report.rulings_unchanged,
+            }
+        )

@@ -31,6 +31,15 @@ staff_patterns = [
         name="game_action",
     ),
     path("events/<slug:slug>/standings", director.EventStandingsView.as_view(), name="standings"),
+    path("events/<slug:slug>/rooms", director.RoomsView.as_view(), name="rooms"),
+    path(
+        "events/<slug:slug>/simultaneous/standings",
+        director.SimultaneousStandingsView.as_view(),
+        name="simultaneous_standings",
+    ),
+    path(
+        "events/<slug:slug>/room-results", director.RoomResultsView.as_view(), name="room_results"
+    ),
     path(
         "staff/events/<slug:slug>/games/<int:number>/<str:action>",
         staff.StaffGameActionView.as_view(),

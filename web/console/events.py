@@ -36,5 +36,6 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "series_choices": range(SERIES_MIN, SERIES_MAX + 1),
             "age_categories": AGE_CATEGORIES,
             "lexicon": lexicon_info(event.lexicon),
+            "rooms_count": event.rooms.count(),
         },
     )

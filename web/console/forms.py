@@ -130,16 +130,24 @@ class PlayerForm(forms.Form):
     age_category = forms.CharField(label=_("Age category"), max_length=16, required=False)
 
 
+DRAWN_WHOLE = "whole"  # the set-up's own choice: the whole game drawn now, pre-drawn
+
+
 class GameForm(forms.Form):
     source = forms.ChoiceField(
-        label=_("Source"), choices=Game.Source.choices, initial=Game.Source.RANDOM
+        label=_("Source"),
+        choices=[
+            *Game.Source.choices,
+            (DRAWN_WHOLE, _("The whole game drawn now (for a simultaneous event's rooms)")),
+        ],
+        initial=Game.Source.RANDOM,
     )
     seed = forms.IntegerField(
         label=_("Seed"),
         min_value=0,
         max_value=2**32 - 1,
         required=False,
-        help_text=_("Random draw: leave empty for a fresh seed."),
+        help_text=_("Random draw or the whole game drawn now: leave empty for a fresh seed."),
     )
     predrawn = forms.FileField(
         label=_("Pre-drawn game"),

@@ -19,6 +19,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
+from arbiter.services.rooms import game_draw_whole
 from arbiter.state import lexicon_info, predrawn_check
 from tournament.categories import AGE_CATEGORIES
 from tournament.errors import ApplicationError
@@ -33,6 +34,7 @@ from tournament.services.games import game_create
 from tournament.services.players import player_register, player_update
 from tournament.services.word_lists import word_list_upload
 from web.console.forms import (
+    DRAWN_WHOLE,
     EventForm,
     GameForm,
     PlayerForm,
@@ -205,6 +207,12 @@ def _game(request: AuthenticatedHttpRequest, event: Event) -> str:
     if not form.is_valid():
         raise ApplicationError(form_error(form))
     data = form.cleaned_data
+    if data["source"] == DRAWN_WHOLE:
+        game = game_draw_whole(event=event, actor=request.user, seed=data.get("seed"))
+        return gettext("Game %(number)s is drawn in advance: %(rounds)d rounds.") % {
+            "number": game.number,
+            "rounds": len((game.predrawn or {}).get("rounds", [])),
+        }
     document = predrawn_check(data["document"], event) if "document" in data else None
     game = game_create(
         event=event,

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from web.console import accounts, events, imports, setup, staff, views
+from web.console import accounts, events, imports, rooms, setup, staff, views
 
 app_name = "console"
 
@@ -47,6 +47,18 @@ urlpatterns = [
     ),
     path("events/<slug:slug>/games/<int:number>/audit/", views.game_audit, name="audit"),
     path("events/<slug:slug>/players/import/", imports.players_import_page, name="players_import"),
+    path("events/<slug:slug>/simultaneous/", rooms.simultaneous_page, name="simultaneous"),
+    path("events/<slug:slug>/simultaneous/rooms/", rooms.room_add, name="room_add"),
+    path(
+        "events/<slug:slug>/simultaneous/results.json",
+        rooms.room_results_download,
+        name="room_results",
+    ),
+    path(
+        "events/<slug:slug>/simultaneous/import/",
+        rooms.room_results_upload,
+        name="room_results_upload",
+    ),
     path("events/<slug:slug>/staff/", staff.staff_page, name="staff"),
     path("events/<slug:slug>/staff/<str:what>/", staff.staff_post, name="staff_post"),
     path("events/<slug:slug>/staff/<str:what>/<int:pk>/", staff.staff_post, name="staff_post_one"),
