@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import Count
 from django.utils import timezone
 
-from arbiter.services.rooms import ROOM_RESULTS_FORMAT, ROOM_RESULTS_VERSION
+from arbiter.services.rooms import ROOM_RESULTS_FORMAT, ROOM_RESULTS_VERSION, RULING_FIELDS
 from tournament.models import Event, Round, Ruling
 
 
@@ -76,30 +76,30 @@ def room_results(event: Event) -> dict[str, Any]:
             }
         )
     rulings: dict[int, list[dict[str, Any]]] = {}
-    for r in (
+    rows = (
         Ruling.objects.filter(round__in=published)
-        .select_related("submission", "round__game")
         .order_by("round__game__number", "round__number", "player_id")
-    ):
-        slip = r.submission
-        rulings.setdefault(r.player_id, []).append(
+        .values_list(
+            "player_id",
+            "round__game__number",
+            "round__number",
+            "code",
+            "submission__word",
+            "submission__ref",
+            "submission__announced_score",
+            *RULING_FIELDS,
+        )
+    )
+    for player, game, number, code, word, ref, announced, *fields in rows:
+        rulings.setdefault(player, []).append(
             {
-                "game": r.round.game.number,
-                "round": r.round.number,
-                "code": r.code,
-                "word": slip.word if slip else "",
-                "ref": slip.ref if slip else "",
-                "announced": slip.announced_score if slip else None,
-                "move_score": r.move_score,
-                "points": r.points,
-                "warning": r.warning,
-                "penalty": r.penalty,
-                "warning_penalty": r.warning_penalty,
-                "solo": r.solo,
-                "found_top": r.found_top,
-                "rank": r.rank,
-                "averaged": r.averaged,
-                "reason": r.reason,
+                "game": game,
+                "round": number,
+                "code": code,
+                "word": word or "",
+                "ref": ref or "",
+                "announced": announced,
+                **dict(zip(RULING_FIELDS, fields, strict=True)),
             }
         )
     return {

@@ -603,8 +603,9 @@ def _player_stored(
     )
 
 
-_RULING_FIELDS = (
-    "code",
+# A ruling's own fields in the file, besides its code and its slip's word, ref and announced
+# score (what ``arbiter.selectors.rooms.room_results`` writes and the import keeps).
+RULING_FIELDS = (
     "move_score",
     "points",
     "warning",
@@ -616,6 +617,7 @@ _RULING_FIELDS = (
     "averaged",
     "reason",
 )
+_STORED = ("code", *RULING_FIELDS)
 
 
 def _rulings_stored(
@@ -671,7 +673,7 @@ def _rulings_stored(
                 player=player,
                 submission=slip_of.get((round.pk, player.pk)),
                 ruled_at=now,
-                **{f: getattr(fr, f) for f in _RULING_FIELDS},
+                **{f: getattr(fr, f) for f in _STORED},
             )
             for round, player, fr in fresh
         ],
@@ -685,4 +687,4 @@ def _same(ruling: Ruling, fr: _FileRuling) -> bool:
         slip is not None
         and (slip.word, slip.ref, slip.announced_score) == (fr.word, fr.ref, fr.announced)
     )
-    return same_slip and all(getattr(ruling, f) == getattr(fr, f) for f in _RULING_FIELDS)
+    return same_slip and all(getattr(ruling, f) == getattr(fr, f) for f in _STORED)
