@@ -83,6 +83,8 @@ ROUTES: dict[str, tuple[str, frozenset[str]]] = {
     "exports:game_export_xlsx": ("GET", STAFF),
     "exports:standings_csv": ("GET", STAFF),
     "exports:categories_csv": ("GET", STAFF),
+    "exports:ranking_csv": ("GET", STAFF),  # a simultaneous's one ranking
+    "exports:ranking_xlsx": ("GET", STAFF),
     "exports:event_export_csv_zip": ("GET", STAFF),
     "exports:game_export_csv_zip": ("GET", STAFF),
     "exports:game_eliot": ("GET", STAFF),

@@ -250,3 +250,44 @@ def test_a_room_results_upload_may_be_larger_than_other_requests(settings) -> No
     assert body_limit("/events/x/simultaneous/import/") > MAX_BYTES
     assert body_limit("/api/v1/events/x/room-results") > MAX_BYTES
     assert body_limit("/api/v1/events/x/rooms") == settings.REQUEST_BODY_MAX_BYTES
+
+
+def test_the_one_ranking_downloads_as_csv_and_workbook(host, director) -> None:
+    import csv
+    import io
+
+    import openpyxl
+
+    remote = room_create(host=host, name="Far away", actor=director, remote=True)
+    from arbiter.services.rooms import room_results_import
+
+    room_results_import(room=remote, raw=played_elsewhere(host), actor=director)
+    client = signed(director)
+    # From the room's address as from the host's: the simultaneous's ranking.
+    response = client.get(reverse("exports:ranking_csv", args=[remote.slug]) + "?common=1")
+    assert response["Content-Disposition"] == 'attachment; filename="simul-ranking.csv"'
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert rows[0][:10] == [
+        "Rank",
+        "Overall rank",
+        "Player",
+        "Licence",
+        "Club",
+        "Series",
+        "Age category",
+        "Room",
+        "Rounds",
+        "Total",
+    ]
+    assert [r[2] for r in rows[1:]] == ["Ann", "Bob"]
+    assert rows[1][7:9] == ["Far away", "1"] and rows[1][11] == "0"  # Ann: the top, gap 0
+    book = openpyxl.load_workbook(
+        io.BytesIO(client.get(reverse("exports:ranking_xlsx", args=["simul"])).content)
+    )
+    assert book.sheetnames == ["Event", "Ranking"]
+    ranking = book["Ranking"]
+    assert [c.value for c in ranking[1]][7] == "Room"
+    assert ranking["C2"].value == "Ann" and ranking["H2"].value == "Far away"
+    assert "whole field" in ranking["N1"].comment.text
+    bad = client.get(reverse("exports:ranking_csv", args=["simul"]) + "?series=12")
+    assert bad.status_code in (302, 400)

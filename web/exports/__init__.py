@@ -18,6 +18,8 @@ from web.exports.workbooks import (
     game_sheets,
     game_workbook_bytes,
     game_workbook_write,
+    ranking_csv_write,
+    ranking_workbook_bytes,
     standings_csv_write,
 )
 
@@ -31,5 +33,7 @@ __all__ = [
     "game_sheets",
     "game_workbook_bytes",
     "game_workbook_write",
+    "ranking_csv_write",
+    "ranking_workbook_bytes",
     "standings_csv_write",
 ]

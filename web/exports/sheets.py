@@ -70,6 +70,35 @@ CATEGORIES_HEADER = [
     gettext_noop("Rank in age category"),
     gettext_noop("Rank in club"),
 ]
+RANKING_HEADER = [  # a simultaneous event's one ranking over every room
+    gettext_noop("Rank"),
+    gettext_noop("Overall rank"),
+    gettext_noop("Player"),
+    gettext_noop("Licence"),
+    gettext_noop("Club"),
+    gettext_noop("Series"),
+    gettext_noop("Age category"),
+    gettext_noop("Room"),
+    gettext_noop("Rounds"),
+    gettext_noop("Total"),
+    gettext_noop("Top %"),
+    gettext_noop("Gap"),
+    gettext_noop("Tops"),
+    gettext_noop("Solos"),
+    gettext_noop("Warnings"),
+    gettext_noop("Penalties"),
+    gettext_noop("Status"),
+]
+RANKING_NOTES = {  # the ranking's own meaning of two columns (column index: note)
+    8: gettext_noop(
+        "The rounds that count for the player: those their room has published (or, for the "
+        "ranking on the common rounds, those every room has published)."
+    ),
+    13: gettext_noop(
+        "The solo bonus points over the whole field: the player alone, of all the rooms, "
+        "found the top (a room's own standings count its own solos)."
+    ),
+}
 SLIPS_HEADER = [
     gettext_noop("Player"),
     gettext_noop("Round"),
@@ -146,6 +175,41 @@ def standings_sheet(standings: Standings, *, title: str | None = None) -> Sheet:
         rows=rows(),
         formats={5: PERCENT},
         notes=column_notes(STANDINGS_HEADER),
+    )
+
+
+def ranking_sheet(standings: Standings, *, title: str | None = None) -> Sheet:
+    """A simultaneous event's one ranking (``standings_simultaneous``): each player with their
+    room and the rounds that count for them; the gap and Top % are to those rounds' tops."""
+
+    def rows() -> Iterator[Row]:
+        for r in standings.rows:
+            yield (
+                r.rank,
+                r.overall_rank,
+                r.name,
+                r.licence,
+                r.club,
+                r.series,
+                r.age_category,
+                r.room,
+                r.rounds,
+                r.total,
+                r.top_pct,
+                r.gap,
+                r.tops,
+                r.solos,
+                r.warnings,
+                r.penalties,
+                gettext(WITHDRAWN) if r.withdrawn else None,
+            )
+
+    return Sheet(
+        title=title or gettext("Ranking"),
+        header=_in_language(RANKING_HEADER),
+        rows=rows(),
+        formats={10: PERCENT},
+        notes=column_notes(RANKING_HEADER) | {i: gettext(n) for i, n in RANKING_NOTES.items()},
     )
 
 

@@ -24,6 +24,8 @@ urlpatterns = [
     ),
     path("events/<slug:slug>/standings.csv", v.standings_csv, name="standings_csv"),
     path("events/<slug:slug>/categories.csv", v.categories_csv, name="categories_csv"),
+    path("events/<slug:slug>/simultaneous/ranking.csv", v.ranking_csv, name="ranking_csv"),
+    path("events/<slug:slug>/simultaneous/ranking.xlsx", v.ranking_xlsx, name="ranking_xlsx"),
     path("events/<slug:slug>/exports/", v.export_job_create, name="export_job_create"),
     path("events/<slug:slug>/exports/<int:job_id>/", v.export_job_page, name="export_job"),
     path(

@@ -25,12 +25,15 @@ from rest_framework.views import APIView
 from arbiter.selectors.standings import PlayerFilter
 from tournament.errors import ApplicationError
 from tournament.models import Event, ExportJob, Game, Ruling
+from tournament.services.events import host_of
 from web.exports import (
     categories_csv_write,
     event_csv_zip_write,
     event_workbook_bytes,
     game_csv_zip_write,
     game_workbook_bytes,
+    ranking_csv_write,
+    ranking_workbook_bytes,
     standings_csv_write,
 )
 from web.exports.jobs import export_job_request
@@ -131,6 +134,36 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     out = io.StringIO()
     standings_csv_write(event=event, out=out, only=only)
     return _csv_attachment(out, f"{event.slug}-standings.csv")
+
+
+def _common(request: HttpRequest) -> bool:
+    return request.GET.get("common", "") in {"1", "on", "true", "yes"}
+
+
+@event_roles(*STAFF)
+@require_GET
+def ranking_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """A simultaneous event's one ranking as CSV, from the host's or any room's address (the
+    standings filter and ``?common=1`` as the rooms page takes them)."""
+    host = host_of(event_visible_or_404(request, slug))
+    only = _only(request)
+    if isinstance(only, HttpResponse):
+        return only
+    out = io.StringIO()
+    ranking_csv_write(host=host, out=out, only=only, common=_common(request))
+    return _csv_attachment(out, f"{host.slug}-ranking.csv")
+
+
+@event_roles(*STAFF)
+@require_GET
+def ranking_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
+    """The one ranking as a workbook: the host's Event sheet, then the Ranking sheet."""
+    host = host_of(event_visible_or_404(request, slug))
+    only = _only(request)
+    if isinstance(only, HttpResponse):
+        return only
+    body = ranking_workbook_bytes(host=host, only=only, common=_common(request))
+    return _attachment(body, f"{host.slug}-ranking.xlsx", XLSX)
 
 
 @event_roles(*STAFF)

@@ -23,13 +23,19 @@ from typing import IO
 from django.utils import translation
 from django.utils.translation import gettext
 
-from arbiter.selectors.standings import PlayerFilter, standings_event, standings_game
+from arbiter.selectors.standings import (
+    PlayerFilter,
+    standings_event,
+    standings_game,
+    standings_simultaneous,
+)
 from arbiter.state import lexicon_info
 from tournament.models import Event, Game
 from web.exports.base import About, Progress, Sheet, csv_write, workbook_write
 from web.exports.front import event_sheet
 from web.exports.sheets import (
     categories_sheet,
+    ranking_sheet,
     rounds_sheet,
     scores_sheet,
     slips_sheet,
@@ -112,6 +118,33 @@ def event_workbook_write(
         )
         about = _about(event.name, list(games) or [event.lexicon])
         workbook_write(event_sheets(event, only=only), out, progress=progress, about=about)
+
+
+def ranking_sheets(
+    host: Event, *, only: PlayerFilter | None = None, common: bool = False
+) -> list[Sheet]:
+    """A simultaneous event's ranking workbook: the host's Event sheet, then the one ranking."""
+    ranking = standings_simultaneous(host=host, only=only, common=common)
+    return [event_sheet(host, only=only), ranking_sheet(ranking)]
+
+
+def ranking_workbook_bytes(
+    *, host: Event, only: PlayerFilter | None = None, common: bool = False
+) -> bytes:
+    out = io.BytesIO()
+    with translation.override(host.language):
+        about = _about(host.name, [host.lexicon])
+        workbook_write(ranking_sheets(host, only=only, common=common), out, about=about)
+    return out.getvalue()
+
+
+def ranking_csv_write(
+    *, host: Event, out: IO[str], only: PlayerFilter | None = None, common: bool = False
+) -> int:
+    """The one ranking as CSV (the ``Ranking`` sheet's columns); returns the rows."""
+    with translation.override(host.language):
+        ranking = standings_simultaneous(host=host, only=only, common=common)
+        return csv_write(ranking_sheet(ranking), out)
 
 
 def standings_csv_write(*, event: Event, out: IO[str], only: PlayerFilter | None = None) -> int:
