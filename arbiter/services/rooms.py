@@ -38,6 +38,7 @@ from tournament.services.audit import audit_record
 from tournament.services.games import game_create
 from tournament.vocabulary import RulingCode
 
+_CODES = frozenset(c.value for c in RulingCode)
 ROOM_RESULTS_FORMAT = "duplicate-room-results"
 ROOM_RESULTS_VERSION = 1
 MAX_BYTES = 40 * 1024 * 1024  # about 300 bytes a ruling: 1,000 players x 5 games of 20 rounds
@@ -221,7 +222,7 @@ class _Reader:
             self.problems.append(gettext("%(where)s: a ruling is an object.") % {"where": where})
             return None
         code = data.get("code")
-        if not isinstance(code, str) or code not in {c.value for c in RulingCode}:
+        if not isinstance(code, str) or code not in _CODES:
             self.problems.append(
                 gettext("%(where)s: unknown ruling code %(code)s.")
                 % {"where": where, "code": json.dumps(code)}
@@ -503,7 +504,7 @@ def room_results_import(*, room: Event, raw: bytes, actor: Actor) -> RoomImport:
     now = timezone.now()
     report = RoomImport()
     round_of = _rounds_stored(room, rounds, report, now)
-    stored = {fp.line: _player_stored(room, fp, matched[fp.line], report) for fp in players}
+    stored = _players_stored(room, players, matched, report)
     _rulings_stored(
         [
             (round_of[(fr.game, fr.round)], stored[fp.line], fr)
@@ -579,28 +580,45 @@ def _board_follows(game: Game, published: list[Round], planned: int) -> None:
     game.save(update_fields=["board", "status", "end_reason"])
 
 
-def _player_stored(
-    room: Event, fp: _FilePlayer, player: Player | None, report: RoomImport
-) -> Player:
-    if player is not None:
-        report.players_matched += 1
-        if fp.licence and not player.licence:
-            player.licence = fp.licence
-            player.save(update_fields=["licence"])
-        return player
-    report.players_added += 1
-    report.added_names.append(fp.name)
-    table_free = fp.table is not None and not room.players.filter(table=fp.table).exists()
-    return Player.objects.create(
-        event=room,
-        name=fp.name,
-        club=fp.club,
-        licence=fp.licence,
-        category=fp.category,
-        series=fp.series if fp.series in range(1, 8) else None,
-        age_category=fp.age_category,
-        table=fp.table if table_free else None,
-    )
+def _players_stored(
+    room: Event, players: list[_FilePlayer], matched: dict[int, Player | None], report: RoomImport
+) -> dict[int, Player]:
+    """{file line: the room's player}: the matched ones (a licence the room lacked is filled
+    in), the others added (at their table when it is free)."""
+    stored: dict[int, Player] = {}
+    tables = set(room.players.exclude(table=None).values_list("table", flat=True))
+    fresh: list[tuple[int, Player]] = []
+    for fp in players:
+        player = matched[fp.line]
+        if player is not None:
+            report.players_matched += 1
+            if fp.licence and not player.licence:
+                player.licence = fp.licence
+                player.save(update_fields=["licence"])
+            stored[fp.line] = player
+            continue
+        report.players_added += 1
+        report.added_names.append(fp.name)
+        table = fp.table if fp.table is not None and fp.table not in tables else None
+        tables.add(table)
+        fresh.append(
+            (
+                fp.line,
+                Player(
+                    event=room,
+                    name=fp.name,
+                    club=fp.club,
+                    licence=fp.licence,
+                    category=fp.category,
+                    series=fp.series if fp.series in range(1, 8) else None,
+                    age_category=fp.age_category,
+                    table=table,
+                ),
+            )
+        )
+    created = Player.objects.bulk_create([p for _, p in fresh], batch_size=500)
+    stored.update(zip((line for line, _ in fresh), created, strict=True))
+    return stored
 
 
 # A ruling's own fields in the file, besides its code and its slip's word, ref and announced
