@@ -130,3 +130,8 @@ def event_status(*, event: Event) -> EventStatus:
 def event_games(*, event_id: int) -> QuerySet[Game]:
     """An event's games, by number (the console's list of projection screens)."""
     return Game.objects.filter(event_id=event_id).order_by("number")
+
+
+def host_of(event: Event) -> Event:
+    """The simultaneous event ``event`` belongs to: its host, or the event itself."""
+    return event.host if event.host is not None else event

@@ -11,8 +11,14 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from arbiter.selectors.console import round_current
-from arbiter.selectors.standings import PlayerFilter, Standings, standings_game
+from arbiter.selectors.standings import (
+    PlayerFilter,
+    Standings,
+    standings_game,
+    standings_simultaneous,
+)
 from tournament.models import Game, Round, Ruling
+from tournament.selectors import host_of
 
 
 @dataclass(frozen=True)
@@ -33,9 +39,12 @@ class ScreenState:
     standings: Standings
 
 
-def screen_state(*, game: Game, now: datetime, only: PlayerFilter | None = None) -> ScreenState:
+def screen_state(
+    *, game: Game, now: datetime, only: PlayerFilter | None = None, simultaneous: bool = False
+) -> ScreenState:
     """What the projection screen shows of ``game`` at ``now`` (the server clock); the
-    standings of the players ``only`` keeps (a category's screen), ranked among themselves."""
+    standings of the players ``only`` keeps (a category's screen), ranked among themselves;
+    with ``simultaneous``, the one ranking of every room of the event's simultaneous."""
     current = round_current(game)
     left = None if current is None else current.remaining(at=now)
     last = (
@@ -57,5 +66,7 @@ def screen_state(*, game: Game, now: datetime, only: PlayerFilter | None = None)
         round=current,
         remaining=None if left is None else left.total_seconds(),
         top=top,
-        standings=standings_game(game=game, only=only),
+        standings=standings_simultaneous(host=host_of(game.event), only=only)
+        if simultaneous
+        else standings_game(game=game, only=only),
     )

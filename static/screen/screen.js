@@ -81,7 +81,8 @@
     var box = el("standings-box"), list = el("standings");
     var key = JSON.stringify(data.standings);
     box.hidden = !data.standings.length;
-    el("standings-title").textContent = (data.finished ? gettext("Final standings") : interpolate(ngettext("Standings after %s round", "Standings after %s rounds", data.standings_rounds), [data.standings_rounds])) + (data.filter ? " · " + data.filter : "");
+    var title = data.simultaneous ? gettext("One ranking over every room") : data.finished ? gettext("Final standings") : interpolate(ngettext("Standings after %s round", "Standings after %s rounds", data.standings_rounds), [data.standings_rounds]);
+    el("standings-title").textContent = title + (data.filter ? " · " + data.filter : "");
     if (key === standingsKey) return;
     standingsKey = key;
     list.replaceChildren.apply(list, data.standings.map(function (row) {
@@ -89,7 +90,9 @@
       var rank = make("span", "rank", row.rank + ".");
       if (data.filter) rank.appendChild(make("span", "overall", " (" + row.overall_rank + ")"));
       li.appendChild(rank);
-      li.appendChild(make("span", "name", row.name));
+      var name = make("span", "name", row.name);
+      if (data.simultaneous && row.room) name.appendChild(make("span", "room", " · " + row.room));
+      li.appendChild(name);
       li.appendChild(make("span", "total", String(row.total)));
       li.appendChild(make("span", "gap", row.gap ? String(row.gap) : ""));
       return li;

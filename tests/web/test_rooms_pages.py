@@ -291,3 +291,24 @@ def test_the_one_ranking_downloads_as_csv_and_workbook(host, director) -> None:
     assert "whole field" in ranking["N1"].comment.text
     bad = client.get(reverse("exports:ranking_csv", args=["simul"]) + "?series=12")
     assert bad.status_code in (302, 400)
+
+
+def test_a_rooms_screen_shows_the_one_ranking_when_asked(host, director) -> None:
+    room = room_create(host=host, name="Lyon", actor=director)
+    (cleo,) = [PlayerFactory(event=room, name="Cleo", club="Lyon", table=1)]
+    PlayerFactory(event=host, name="Ann", club="Paris", table=1)
+    from tests.arbiter.test_rooms import play
+
+    play(room, {cleo: "top"})
+    client = signed(director)
+    page = client.get(reverse("screen:screen", args=[room.slug]) + "?ranking=simultaneous")
+    assert "state.json?ranking=simultaneous" in page.content.decode()
+    state = client.get(reverse("screen:state", args=[room.slug]) + "?ranking=simultaneous")
+    data = state.json()
+    assert data["simultaneous"] is True
+    assert [(r["name"], r["room"]) for r in data["standings"]] == [
+        ("Cleo", "Lyon"),
+        ("Ann", "Simul"),
+    ]
+    own = client.get(reverse("screen:state", args=[room.slug])).json()
+    assert own["simultaneous"] is False and [r["name"] for r in own["standings"]] == ["Cleo"]

@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 
 from tournament.errors import ApplicationError
 from tournament.models import Event, EventRole, WordList
+from tournament.selectors import host_of
 from tournament.services.audit import audit_record
 
 RESERVED_SLUGS = {"new"}  # /events/new/ is the page that creates an event
@@ -62,11 +63,6 @@ SHARED_RULES = (
     "solo_bonus",
     "solo_min_players",
 )
-
-
-def host_of(event: Event) -> Event:
-    """The simultaneous event ``event`` belongs to: its host, or the event itself."""
-    return event.host if event.host is not None else event
 
 
 def _shared_rules_guard(event: Event, values: dict[str, Any]) -> None:

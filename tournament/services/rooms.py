@@ -18,8 +18,9 @@ from django.utils.translation import gettext
 
 from tournament.errors import ApplicationError
 from tournament.models import Event, EventRole, Game
+from tournament.selectors import host_of
 from tournament.services.audit import audit_record
-from tournament.services.events import POLICY_FIELDS, event_create, host_of
+from tournament.services.events import POLICY_FIELDS, event_create
 from tournament.services.games import game_copy
 
 

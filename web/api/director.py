@@ -65,13 +65,8 @@ from arbiter.selectors.standings import (
 from arbiter.services.rooms import room_results_import
 from tournament.errors import ApplicationError
 from tournament.models import Event, Game
-from tournament.selectors import event_list_visible
-from tournament.services.events import (
-    POLICY_FIELDS,
-    event_create,
-    event_policy_update,
-    host_of,
-)
+from tournament.selectors import event_list_visible, host_of
+from tournament.services.events import POLICY_FIELDS, event_create, event_policy_update
 from tournament.services.games import game_create
 from tournament.services.rooms import room_create
 from web.api.serializers import Shape, StaffErrorSerializer

@@ -24,7 +24,7 @@ from arbiter.services.rooms import RoomResultsError, room_results_import
 from tournament.categories import AGE_CATEGORIES, SERIES_MAX, SERIES_MIN
 from tournament.errors import ApplicationError
 from tournament.models import Event, Player
-from tournament.services.events import host_of
+from tournament.selectors import host_of
 from tournament.services.rooms import room_create
 from web.console.setup import form_error, readable
 from web.permissions import DIRECTOR, STAFF, AuthenticatedHttpRequest, event_role, event_roles

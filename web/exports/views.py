@@ -25,7 +25,7 @@ from rest_framework.views import APIView
 from arbiter.selectors.standings import PlayerFilter
 from tournament.errors import ApplicationError
 from tournament.models import Event, ExportJob, Game, Ruling
-from tournament.services.events import host_of
+from tournament.selectors import host_of
 from web.exports import (
     categories_csv_write,
     event_csv_zip_write,

@@ -42,6 +42,19 @@ def _only(request: HttpRequest) -> PlayerFilter:
         raise Http404(exc.message) from None
 
 
+def _simultaneous(request: HttpRequest) -> bool:
+    """``?ranking=simultaneous``: the screen shows the one ranking of every room."""
+    return request.GET.get("ranking", "") == "simultaneous"
+
+
+def _query(request: HttpRequest, only: PlayerFilter) -> str:
+    """The filter and the ranking asked for, carried from the page to its state."""
+    query = player_filter_query(only)
+    if _simultaneous(request):
+        query += ("&" if query else "?") + "ranking=simultaneous"
+    return query
+
+
 def _page(request: HttpRequest, event: Event, game: Game | None, state_url: str) -> HttpResponse:
     event_language_activate(request, event)
     only = _only(request)
@@ -51,7 +64,7 @@ def _page(request: HttpRequest, event: Event, game: Game | None, state_url: str)
         {
             "event": event,
             "game": game,
-            "state_url": state_url + player_filter_query(only),
+            "state_url": state_url + _query(request, only),
             "page_seconds": STANDINGS_PAGE_SECONDS,
             "filter_label": player_filter_label(only),
         },
@@ -73,7 +86,7 @@ def game_screen(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 def _state_json(
-    event: Event, game: Game | None, only: PlayerFilter | None = None
+    event: Event, game: Game | None, only: PlayerFilter | None = None, simultaneous: bool = False
 ) -> dict[str, Any]:
     lexicon = lexicon_info(event.lexicon if game is None else game.lexicon)
     base: dict[str, Any] = {
@@ -83,7 +96,7 @@ def _state_json(
     }
     if game is None:
         return base | {"game": None}
-    state = screen_read(game=game, now=timezone.now(), only=only)
+    state = screen_read(game=game, now=timezone.now(), only=only, simultaneous=simultaneous)
     r = state.round
     top = state.top
     return base | {
@@ -106,6 +119,7 @@ def _state_json(
         },
         "standings_rounds": state.standings.rounds,
         "filter": player_filter_label(only) if only is not None else "",
+        "simultaneous": simultaneous,
         "standings": [
             {
                 "rank": row.rank,
@@ -113,6 +127,7 @@ def _state_json(
                 "name": row.name,
                 "total": row.total,
                 "gap": row.gap,
+                "room": row.room,
             }
             for row in state.standings.rows
         ]
@@ -126,10 +141,11 @@ def _state_json(
 @event_roles(*STAFF)
 def screen_state(request: HttpRequest, slug: str) -> JsonResponse:
     event = _event(request, slug)
-    return JsonResponse(_state_json(event, game_current(event_id=event.pk), _only(request)))
+    game = game_current(event_id=event.pk)
+    return JsonResponse(_state_json(event, game, _only(request), _simultaneous(request)))
 
 
 @event_roles(*STAFF)
 def game_screen_state(request: HttpRequest, slug: str, number: int) -> JsonResponse:
     game = game_or_404(slug, number)
-    return JsonResponse(_state_json(game.event, game, _only(request)))
+    return JsonResponse(_state_json(game.event, game, _only(request), _simultaneous(request)))
