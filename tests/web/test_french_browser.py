@@ -45,6 +45,7 @@ COMMON_ENGLISH = frozenset(_COMMON.split())
 # Words of the night's data, not of the interface: names, the event, the account; and the
 # switch's "English", which names the other language in that language.
 ALLOWED = {"player", "longname", "club", "night", "dora", "duplicate", "scrabble", "english"}
+ALLOWED |= {"room"}  # the factories' venue, "Club room": data, not the interface
 PROBE = """() => {
   const skip = (el) => el.closest('code, script, style, [hidden]');
   const out = [];
@@ -86,7 +87,7 @@ def catalogue_strings(kind: str) -> list[str]:
 
 
 def words(text: str) -> set[str]:
-    text = re.sub(r"%\(\w+\)s|%s|<[^>]+>", " ", text)
+    text = re.sub(r"%\(\w+\)[sd]|%[sd]|<[^>]+>", " ", text)
     return {w.lower() for w in re.findall(r"[A-Za-zÀ-ÿ’']+", text) if len(w) > 1}
 
 

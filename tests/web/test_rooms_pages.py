@@ -19,6 +19,7 @@ from arbiter.services.slips import slip_submit
 from tests.arbiter.conftest import T0, finish_round, open_round
 from tests.factories import EventFactory, EventRoleFactory, PlayerFactory, UserFactory
 from tournament.models import Event, EventRole, Game, Player
+from tournament.services.events import POLICY_FIELDS
 from tournament.services.games import game_create
 from tournament.services.rooms import room_create
 from web.middleware import body_limit
@@ -312,3 +313,18 @@ def test_a_rooms_screen_shows_the_one_ranking_when_asked(host, director) -> None
     ]
     own = client.get(reverse("screen:state", args=[room.slug])).json()
     assert own["simultaneous"] is False and [r["name"] for r in own["standings"]] == ["Cleo"]
+
+
+def test_a_rooms_setup_shows_the_hosts_rules_without_changing_them(host, director) -> None:
+    room = room_create(host=host, name="Lyon", actor=director)
+    client = signed(director)
+    page = client.get(reverse("console:setup", args=[room.slug])).content.decode()
+    assert 'name="solo_bonus"' in page and "Set by the simultaneous&#x27;s host." in page
+    assert 'id="room-games"' in page and "console/setup/game" not in page
+    # The form posts every rule: the shared ones are kept, the room's own change.
+    data = {f: getattr(room, f) for f in POLICY_FIELDS if getattr(room, f) is not None}
+    data |= {"solo_bonus": 99, "grace_seconds": 25, "reference_rule_2016": "on"}
+    said_now = post(client, reverse("console:setup_post", args=[room.slug, "policy"]), data)
+    assert said_now == ["The rules policy is saved."]
+    room.refresh_from_db()
+    assert room.solo_bonus == host.solo_bonus and room.grace_seconds == 25

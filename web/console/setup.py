@@ -26,6 +26,7 @@ from tournament.errors import ApplicationError
 from tournament.models import Event, Player
 from tournament.services.events import (
     POLICY_FIELDS,
+    SHARED_RULES,
     event_create,
     event_policy_update,
     event_role_grant,
@@ -48,6 +49,8 @@ from web.permissions import DIRECTOR, AuthenticatedHttpRequest, event_roles, sig
 # model's own message ("Constraint “event_warning_within_round” is violated.") names a
 # constraint, not the rule.
 CONSTRAINT_MESSAGES = {
+    "event_remote_is_a_room": _("Only a room of a simultaneous event is played elsewhere."),
+    "event_not_its_own_room": _("An event cannot be a room of itself."),
     "event_round_seconds_positive": _("The round time must be at least one second."),
     "event_rules_non_negative": _(
         "Grace, warning time, free warnings, penalties, the solo bonus "
@@ -157,7 +160,7 @@ def event_setup(request: HttpRequest, slug: str) -> HttpResponse:
         "console/setup.html",
         {
             "event": event,
-            "policy": PolicyForm(instance=event),
+            "policy": _policy_form(event),
             "player_form": PlayerForm(),
             "game_form": GameForm(),
             "role_form": RoleForm(),
@@ -171,8 +174,18 @@ def event_setup(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+def _policy_form(event: Event, data: Any = None) -> PolicyForm:
+    """The policy form; a room's shared rules are its host's, shown but not changed here."""
+    form = PolicyForm(data, instance=event)
+    if event.host_id is not None:
+        for name in SHARED_RULES:
+            form.fields[name].disabled = True
+            form.fields[name].help_text = gettext("Set by the simultaneous's host.")
+    return form
+
+
 def _policy(request: AuthenticatedHttpRequest, event: Event) -> str:
-    form = PolicyForm(request.POST, instance=event)
+    form = _policy_form(event, request.POST)
     if not form.is_valid():
         raise ApplicationError(form_error(form))
     event_policy_update(
