@@ -31,7 +31,7 @@ from arbiter.state import lexicon_for, lexicon_require_ready
 from engine.board import Board, Layout
 from engine.game import autoplay
 from engine.move import Move
-from engine.tiles import TileSet
+from engine.tiles import TileSet, sort_tiles
 from tournament.errors import ApplicationError
 from tournament.models import Event, Game, Player, Round, Ruling, Submission
 from tournament.services.audit import audit_record
@@ -336,8 +336,8 @@ def _rounds_checked(room: Event, rounds: list[_FileRound], problems: list[str]) 
             )
             continue
         want = planned[0]
-        if (r.rack, r.ref, r.word, r.score) != (
-            want["rack"],
+        if (sort_tiles(r.rack), r.ref, r.word, r.score) != (
+            sort_tiles(want["rack"]),
             want["ref"],
             want["word"],
             want["score"],

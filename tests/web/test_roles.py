@@ -89,6 +89,7 @@ ROUTES: dict[str, tuple[str, frozenset[str]]] = {
     "exports:game_export_csv_zip": ("GET", STAFF),
     "exports:game_eliot": ("GET", STAFF),
     "exports:game_gcg": ("GET", STAFF),
+    "exports:game_predrawn": ("GET", STAFF),  # the game drawn in advance, for another room
     "exports:game_sigles": ("GET", STAFF),
     "exports:event_sigles": ("GET", STAFF),
     "exports:game_import": ("GET", DIRECTORS),

@@ -58,12 +58,20 @@ def post(client: Client, url: str, data: dict[str, object]) -> list[str]:
 
 
 def played_elsewhere(host: Event) -> bytes:
-    """The results file of a room played on another installation: its own event with the
-    host's game, two players, one round (Ann the top, Bob nothing)."""
+    """The results file of a room played on another installation: an event of its own whose
+    set-up took the host's game as its pre-drawn file (downloaded from the host), two players,
+    one round (Ann the top, Bob nothing)."""
+    boss = signed(UserFactory(is_superuser=True))
+    document = boss.get(reverse("exports:game_predrawn", args=[host.slug, 1]))
+    assert document["Content-Disposition"] == f'attachment; filename="{host.slug}-game-1.json"'
     event = EventFactory(name="Far away", slug="over-there")
-    game = game_create(
-        event=event, actor=None, source=Game.Source.PREDRAWN, predrawn=host.games.get().predrawn
-    )
+    upload = SimpleUploadedFile("game.json", document.content, "application/json")
+    assert post(
+        boss,
+        reverse("console:setup_post", args=[event.slug, "game"]),
+        {"source": "predrawn", "predrawn": upload},
+    ) == ["Game 1 is added (pre-drawn game)."]
+    game = event.games.get()
     ann = PlayerFactory(event=event, name="Ann", club="Far", licence="F1", table=1)
     PlayerFactory(event=event, name="Bob", club="Far", licence="F2", table=2)
     round = open_round(game)
@@ -81,9 +89,7 @@ def played_elsewhere(host: Event) -> bytes:
         at=T0 + dt.timedelta(seconds=20),
     )
     finish_round(round, T0)
-    response = signed(UserFactory(is_superuser=True)).get(
-        reverse("console:room_results", args=[event.slug])
-    )
+    response = boss.get(reverse("console:room_results", args=[event.slug]))
     assert response.status_code == 200
     assert response["Content-Disposition"] == 'attachment; filename="over-there-room-results.json"'
     return response.content
@@ -328,3 +334,15 @@ def test_a_rooms_setup_shows_the_hosts_rules_without_changing_them(host, directo
     assert said_now == ["The rules policy is saved."]
     room.refresh_from_db()
     assert room.solo_bonus == host.solo_bonus and room.grace_seconds == 25
+
+
+def test_a_game_drawn_round_by_round_has_no_predrawn_document(director) -> None:
+    event = EventFactory(slug="night")
+    EventRoleFactory(event=event, user=director, role=EventRole.Role.DIRECTOR)
+    game_create(event=event, actor=director)
+    client = signed(director)
+    assert client.post(reverse("exports:game_predrawn", args=["night", 1])).status_code == 405
+    response = client.get(reverse("exports:game_predrawn", args=["night", 1]), follow=True)
+    assert [str(m) for m in response.context["messages"]] == [
+        "Game 1 is drawn round by round: it has no pre-drawn document."
+    ]

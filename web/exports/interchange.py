@@ -7,6 +7,8 @@ Downloads: the event's staff (as the workbooks). The import: its directors (as t
 
 from __future__ import annotations
 
+import json
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -72,6 +74,27 @@ def game_gcg(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     except ApplicationError as exc:
         return _refused(request, event, exc)
     return _attachment(content, f"{event.slug}-game-{number}.gcg", TEXT_UTF8)
+
+
+@event_roles(*STAFF)
+@require_GET
+def game_predrawn(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A game drawn in advance as the engine's game document (``python -m engine game
+    --json``): what another installation's set-up takes as a pre-drawn game, so that a remote
+    room of a simultaneous event plays the same racks and tops."""
+    event = event_visible_or_404(request, slug)
+    game = get_object_or_404(Game, event=event, number=number)
+    if game.source != Game.Source.PREDRAWN or game.predrawn is None:
+        return _refused(
+            request,
+            event,
+            ApplicationError(
+                _("Game %(number)s is drawn round by round: it has no pre-drawn document.")
+                % {"number": number}
+            ),
+        )
+    content = json.dumps(game.predrawn, ensure_ascii=False).encode("utf-8")
+    return _attachment(content, f"{event.slug}-game-{number}.json", "application/json")
 
 
 def _sigles(request: HttpRequest, event: Event, game: Game | None) -> HttpResponse:

@@ -35,6 +35,11 @@ urlpatterns = [
     ),
     path("events/<slug:slug>/games/<int:number>/eliot.xml", x.game_eliot, name="game_eliot"),
     path("events/<slug:slug>/games/<int:number>/tops.gcg", x.game_gcg, name="game_gcg"),
+    path(
+        "events/<slug:slug>/games/<int:number>/predrawn.json",
+        x.game_predrawn,
+        name="game_predrawn",
+    ),
     path("events/<slug:slug>/games/<int:number>/sigles.txt", x.game_sigles, name="game_sigles"),
     path("events/<slug:slug>/sigles.txt", x.event_sigles, name="event_sigles"),
     path("events/<slug:slug>/games/import/", x.game_import_page, name="game_import"),
