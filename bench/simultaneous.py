@@ -6,7 +6,7 @@ round of the host's first game (``--rounds``), each player's ruling (three in fo
 slip; a slip finds the top one time in eight, else scores part of it). The bench times, for
 the first room: writing its file (from the imported room, ``room_results``), the first import,
 the same file again (nothing changes); then the ranking of every player of every room, live
-and on the common rounds.
+and on the common rounds, and what a polling screen pays while nothing has changed.
 
     .venv/bin/python bench/simultaneous.py [--rooms 10] [--players 1000] [--rounds 20] [--json]
 
@@ -101,7 +101,10 @@ def main() -> int:
     from django.db import connection
 
     from arbiter.selectors.rooms import room_results
-    from arbiter.selectors.standings import standings_simultaneous
+    from arbiter.selectors.standings import (
+        standings_simultaneous,
+        standings_simultaneous_live,
+    )
     from arbiter.services.rooms import game_draw_whole, room_results_import
     from tournament.services.events import event_create
     from tournament.services.rooms import room_create
@@ -142,6 +145,10 @@ def main() -> int:
     t = time.perf_counter()
     standings_simultaneous(host=host, common=True)
     timings["ranking_common"] = time.perf_counter() - t
+    standings_simultaneous_live(host=host)  # what a polling screen asks: computed once...
+    t = time.perf_counter()
+    standings_simultaneous_live(host=host)  # ...then read while nothing changed
+    timings["ranking_live_unchanged"] = time.perf_counter() - t
     report = {
         "database": connection.vendor,
         "rooms": args.rooms,

@@ -75,6 +75,20 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 # --- Personas ------------------------------------------------------------------------------
 
 
+@pytest.fixture(autouse=True)
+def _fresh_local_caches() -> Iterator[None]:
+    """Each test starts with empty in-process caches (a cached ranking of an earlier test's
+    event, whose ids and times a later test may repeat, is not this test's). A shared cache
+    (Redis) is never cleared: its data may not be the suite's."""
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    for alias in settings.CACHES:
+        if isinstance(caches[alias], LocMemCache):
+            caches[alias].clear()
+    yield
+
+
 @pytest.fixture
 def superuser(db):
     return UserFactory(username="boss", is_superuser=True, is_staff=True)

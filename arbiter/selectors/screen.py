@@ -15,7 +15,7 @@ from arbiter.selectors.standings import (
     PlayerFilter,
     Standings,
     standings_game,
-    standings_simultaneous,
+    standings_simultaneous_live,
 )
 from tournament.models import Game, Round, Ruling
 from tournament.selectors import host_of
@@ -66,7 +66,7 @@ def screen_state(
         round=current,
         remaining=None if left is None else left.total_seconds(),
         top=top,
-        standings=standings_simultaneous(host=host_of(game.event), only=only)
+        standings=standings_simultaneous_live(host=host_of(game.event), only=only)
         if simultaneous
         else standings_game(game=game, only=only),
     )

@@ -10,16 +10,18 @@ A withdrawn player stays in the standings with the points already earned, marked
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.core.cache import cache
+from django.db.models import Count, Max, Q, QuerySet, Sum
 
 from arbiter.rules import solo_winner
 from arbiter.state import policy_for
-from tournament.models import Event, Game, Player, Round, Ruling, Submission
+from tournament.models import AuditEntry, Event, Game, Player, Round, Ruling, Submission
 from tournament.vocabulary import ruling_total
 
 
@@ -307,3 +309,24 @@ def _field_solos(
         if winner is not None:
             solos[winner] = solos.get(winner, 0) + policy.solo_bonus
     return solos
+
+
+LIVE_SECONDS = 10  # how stale the live ranking may be, at most, for what no version tells
+
+
+def standings_simultaneous_live(
+    *, host: Event, only: PlayerFilter | None = None, common: bool = False
+) -> Standings:
+    """``standings_simultaneous`` for the pages and screens that poll it: computed again when
+    the simultaneous's audit log has a new entry (every scoring, publication, amendment, slip
+    typed after the scoring, player change and import writes one), and kept ``LIVE_SECONDS``
+    at most (what the log does not record, as a phone slip ruled after the scoring, shows
+    within that time)."""
+    events = [host.pk, *host.rooms.values_list("pk", flat=True)]
+    version = AuditEntry.objects.filter(event_id__in=events).aggregate(last=Max("pk"))["last"]
+    key = "ranking:" + hashlib.sha256(repr((events, only, common, version)).encode()).hexdigest()
+    standings = cache.get(key)
+    if standings is None:
+        standings = standings_simultaneous(host=host, only=only, common=common)
+        cache.set(key, standings, LIVE_SECONDS)
+    return cast(Standings, standings)

@@ -392,3 +392,20 @@ def test_only_a_remote_room_imports_a_file(host, director, elsewhere) -> None:
         room_results_import(room=room, raw=results_of(elsewhere), actor=director)
     with pytest.raises(ApplicationError, match="not a remote room"):
         room_results_import(room=host, raw=results_of(elsewhere), actor=director)
+
+
+def test_the_live_ranking_follows_each_publication_and_keeps_between(host, director) -> None:
+    from arbiter.selectors.standings import standings_simultaneous_live
+
+    room = room_create(host=host, name="Lyon", actor=director)
+    (ann,) = people(host, "Ann")
+    (cleo,) = people(room, "Cleo")
+    play(host, {ann: "top"})
+    first = standings_simultaneous_live(host=host)
+    assert [r.name for r in first.rows][0] == "Ann"
+    Player.objects.filter(pk=ann.pk).update(name="Anne")  # no version tells: kept a while
+    assert standings_simultaneous_live(host=host).rows == first.rows
+    play(room, {cleo: "top"})  # a room publishes: the ranking follows at once
+    live = standings_simultaneous_live(host=host)
+    assert {r.name for r in live.rows} == {"Anne", "Cleo"}
+    assert live.rows == standings_simultaneous(host=host).rows

@@ -60,7 +60,7 @@ from arbiter.selectors.standings import (
     Standings,
     standings_event,
     standings_game,
-    standings_simultaneous,
+    standings_simultaneous_live,
 )
 from arbiter.services.rooms import room_results_import
 from tournament.errors import ApplicationError
@@ -449,7 +449,7 @@ class SimultaneousStandingsView(APIView):
         only = _only(request)
         common = request.query_params.get("common", "") in {"1", "true", "yes", "on"}
         host = host_of(event)
-        standings = standings_simultaneous(host=host, only=only, common=common)
+        standings = standings_simultaneous_live(host=host, only=only, common=common)
         return Response(
             {
                 "host": host.slug,

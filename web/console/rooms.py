@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
 from arbiter.selectors.rooms import room_results, rooms_progress
-from arbiter.selectors.standings import standings_simultaneous
+from arbiter.selectors.standings import standings_simultaneous_live
 from arbiter.services.rooms import RoomResultsError, room_results_import
 from tournament.categories import AGE_CATEGORIES, SERIES_MAX, SERIES_MIN
 from tournament.errors import ApplicationError
@@ -72,7 +72,7 @@ def simultaneous_page(request: AuthenticatedHttpRequest, slug: str) -> HttpRespo
             "role": event_role(request.user, event),
             "host_role": event_role(request.user, host),
             "rooms": rooms_progress(host),
-            "standings": standings_simultaneous(host=host, only=only, common=common),
+            "standings": standings_simultaneous_live(host=host, only=only, common=common),
             "only": only,
             "only_query": player_filter_query(only),
             "common": common,
