@@ -43,10 +43,11 @@ def _events_visible(*, user: User | AnonymousUser) -> QuerySet[Event]:
 
 
 def event_list_visible(*, user: User | AnonymousUser) -> QuerySet[Event]:
-    """The events ``user`` may see, newest first, with ``players_count``, ``games_count``
-    and their games."""
+    """The events ``user`` may see, newest first, with ``players_count``, ``games_count``,
+    their games and, for a room of a simultaneous event, its host."""
     return (
         _events_visible(user=user)
+        .select_related("host")
         .prefetch_related(Prefetch("games", queryset=Game.objects.order_by("number")))
         .order_by("-starts_on", "name")
     )
