@@ -35,6 +35,7 @@ from engine.tiles import TileSet, sort_tiles
 from tournament.errors import ApplicationError
 from tournament.models import Event, Game, Player, Round, Ruling, Submission
 from tournament.services.audit import audit_record
+from tournament.services.closing import event_require_open
 from tournament.services.games import game_create
 from tournament.vocabulary import RulingCode
 
@@ -488,6 +489,7 @@ def room_results_import(*, room: Event, raw: bytes, actor: Actor) -> RoomImport:
             )
             % {"event": room.name}
         )
+    event_require_open(room)
     document = room_results_read(raw)
     reader = _Reader()
     rounds = reader.rounds(document.get("games"))

@@ -409,3 +409,15 @@ def test_the_live_ranking_follows_each_publication_and_keeps_between(host, direc
     live = standings_simultaneous_live(host=host)
     assert {r.name for r in live.rows} == {"Anne", "Cleo"}
     assert live.rows == standings_simultaneous(host=host).rows
+
+
+def test_a_closed_event_takes_no_room_and_a_closed_room_no_file(host, director, elsewhere) -> None:
+    from tournament.services.closing import event_close
+
+    remote = room_create(host=host, name="Montréal", actor=director, remote=True)
+    event_close(event=remote, actor=director)
+    with pytest.raises(ApplicationError, match="Montréal is closed"):
+        room_results_import(room=remote, raw=results_of(elsewhere), actor=director)
+    event_close(event=host, actor=director)
+    with pytest.raises(ApplicationError, match="Simultaneous is closed"):
+        room_create(host=host, name="Late", actor=director)

@@ -20,6 +20,7 @@ from tournament.errors import ApplicationError
 from tournament.models import Event, EventRole, Game
 from tournament.selectors import host_of
 from tournament.services.audit import audit_record
+from tournament.services.closing import event_require_open
 from tournament.services.events import POLICY_FIELDS, event_create
 from tournament.services.games import game_copy
 
@@ -53,6 +54,7 @@ def room_create(
             gettext("%(event)s is itself a room of %(host)s: add the room to %(host)s.")
             % {"event": host.name, "host": host_of(host).name}
         )
+    event_require_open(host)
     games_require_predrawn(host)
     room = event_create(
         name=name,
