@@ -211,6 +211,15 @@ def test_the_director_api_runs_a_simultaneous(host, director) -> None:
         "in_play": None,
     }
     slug = created.json()["slug"]
+    random = api.post("/api/v1/events/simul/games", {"seed": 3}, format="json")
+    assert random.status_code == 400 and "drawn in advance" in random.json()["detail"]
+    whole = api.post("/api/v1/events/simul/games", {"in_advance": True}, format="json")
+    assert whole.status_code == 201 and whole.json()["source"] == "predrawn"
+    assert Event.objects.get(slug=slug).games.count() == 2  # the room got it too
+    assert (
+        api.post("/api/v1/events/simul/games", {"in_advance": "yes"}, format="json").json()["code"]
+        == "invalid"
+    )
     bad = api.post("/api/v1/events/simul/rooms", {"name": 3}, format="json")
     assert bad.status_code == 400 and bad.json()["code"] == "invalid"
     raw = played_elsewhere(host)

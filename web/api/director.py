@@ -8,7 +8,7 @@ workbook as JSON calls under ``/api/v1/events/``, for scripts and other programs
 | ``GET /api/v1/events/<slug>`` | staff | the event and its rules policy |
 | ``PATCH /api/v1/events/<slug>`` | director | some rules of the policy |
 | ``GET /api/v1/events/<slug>/games`` | staff | its games |
-| ``POST /api/v1/events/<slug>/games`` | director | the next game, a random draw |
+| ``POST /api/v1/events/<slug>/games`` | director | the next game: a random draw, or drawn whole |
 | ``GET /api/v1/events/<slug>/games/<n>`` | staff | the game now: round, rack, clock, slips |
 | ``POST /api/v1/events/<slug>/games/<n>/<action>`` | per action | the console's actions |
 | ``GET /api/v1/events/<slug>/standings`` | staff | the event's standings (a category's) |
@@ -62,7 +62,7 @@ from arbiter.selectors.standings import (
     standings_game,
     standings_simultaneous_live,
 )
-from arbiter.services.rooms import room_results_import
+from arbiter.services.rooms import game_draw_whole, room_results_import
 from tournament.errors import ApplicationError
 from tournament.models import Event, Game
 from tournament.selectors import event_list_visible, host_of
@@ -285,14 +285,21 @@ class GamesView(APIView):
 
     @extend_schema(
         operation_id="event_games_create",
-        summary="The event's next game, a random draw (directors): {'seed': n} replays one",
+        summary=(
+            "The event's next game (directors): a random draw ({'seed': n} replays one), or "
+            "the whole game drawn now ({'in_advance': true}, what a simultaneous's rooms play)"
+        ),
         request=_Object,
         responses={201: _Object, **_ERRORS},
     )
     def post(self, request: Request, slug: str) -> Response:
         user, event = _event(request, slug, (DIRECTOR,))
-        data = _form_data(request, ("seed",))
-        seed = data.get("seed")
+        data = _form_data(request, ("seed", "in_advance"))
+        seed, in_advance = data.get("seed"), data.get("in_advance", False)
+        if not isinstance(in_advance, bool):
+            raise ApplicationError(
+                gettext("in_advance is true or false."), data={"code": "invalid"}
+            )
         if seed is not None and (
             isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32
         ):
@@ -300,7 +307,10 @@ class GamesView(APIView):
                 gettext("The seed is a whole number from 0 to 4294967295."),
                 data={"code": "invalid"},
             )
-        game = game_create(event=event, actor=user, seed=seed)
+        if in_advance:
+            game = game_draw_whole(event=event, actor=user, seed=seed)
+        else:
+            game = game_create(event=event, actor=user, seed=seed)
         return Response(_game_json(game), status=status.HTTP_201_CREATED)
 
 
