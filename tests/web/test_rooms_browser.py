@@ -244,7 +244,7 @@ def test_a_director_runs_a_simultaneous_event_from_the_browser(
         form.locator("input[name=remote]").set_checked(remote)
         with page.expect_navigation():
             form.locator("button").click()
-        assert f"The room {name} is added, with 1 games." in messages(page)
+        assert f"The room {name} is added, with 1 game." in messages(page)
     lyon, quebec = Event.objects.get(name="Lyon"), Event.objects.get(name="Québec")
     assert lyon.host == host and not lyon.remote and quebec.host == host and quebec.remote
     assert [r["Room"] for r in rows(page, "#rooms table")] == [
@@ -338,7 +338,7 @@ def test_a_director_runs_a_simultaneous_event_from_the_browser(
         return messages(page)
 
     assert upload(results) == [
-        "Imported: 1 rounds added, 2 players added and 0 matched, 2 rulings added, 0 changed."
+        "Imported. Rounds added: 1. Players added: 2, matched: 0. Rulings added: 2, changed: 0."
     ]
     page.screenshot(path=str(SHOTS / "05-imported-laptop.png"), full_page=True)
     table = {r["Player"]: (r["Room"], r["Rounds"], r["Total"]) for r in rows(page)}

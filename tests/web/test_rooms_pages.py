@@ -113,7 +113,7 @@ def test_a_director_adds_rooms_and_follows_one_ranking(host, director) -> None:
         reverse("console:room_add", args=["simul"]),
         {"name": "Lyon", "venue": "Salle B", "remote": ""},
     )
-    assert said(response) == ["The room Lyon is added, with 1 games."]
+    assert said(response) == ["The room Lyon is added, with 1 game."]
     client.post(reverse("console:room_add", args=["simul"]), {"name": "Québec", "remote": "on"})
     lyon, quebec = Event.objects.get(name="Lyon"), Event.objects.get(name="Québec")
     assert lyon.host == host and not lyon.remote and quebec.remote
@@ -166,7 +166,7 @@ def test_a_remote_rooms_file_is_imported_from_the_console(host, director) -> Non
     client = signed(director)
     url = reverse("console:room_results_upload", args=[remote.slug])
     assert post(client, url, {"file": SimpleUploadedFile("r.json", raw)}) == [
-        "Imported: 1 rounds added, 2 players added and 0 matched, 2 rulings added, 0 changed."
+        "Imported. Rounds added: 1. Players added: 2, matched: 0. Rulings added: 2, changed: 0."
     ]
     again = post(client, url, {"file": SimpleUploadedFile("r.json", raw)})
     assert again == ["This file was imported before: nothing changed."]

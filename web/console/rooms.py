@@ -14,7 +14,7 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -102,10 +102,15 @@ def room_add(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
             remote=form.cleaned_data["remote"],
             actor=request.user,
         )
+        games = room.games.count()
         messages.success(
             request,
-            gettext("The room %(room)s is added, with %(games)d games.")
-            % {"room": room.name, "games": room.games.count()},
+            ngettext(
+                "The room %(room)s is added, with %(games)d game.",
+                "The room %(room)s is added, with %(games)d games.",
+                games,
+            )
+            % {"room": room.name, "games": games},
         )
     except ApplicationError as exc:
         messages.error(request, readable(exc.message))
@@ -141,8 +146,8 @@ def room_results_upload(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
             messages.success(
                 request,
                 gettext(
-                    "Imported: %(rounds)d rounds added, %(added)d players added and %(matched)d "
-                    "matched, %(rulings)d rulings added, %(changed)d changed."
+                    "Imported. Rounds added: %(rounds)d. Players added: %(added)d, matched: "
+                    "%(matched)d. Rulings added: %(rulings)d, changed: %(changed)d."
                 )
                 % {
                     "rounds": report.rounds_added,
