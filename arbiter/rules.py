@@ -123,12 +123,21 @@ class RoundJudge:
     _readings: dict[tuple[str, Direction | None], list[Reading]] = field(
         default_factory=dict, repr=False
     )
+    _ruled: dict[Slip | None, Ruled] = field(default_factory=dict, repr=False)
 
     def rank(self, score: int) -> int:
         """1 + how many legal moves score more (equal scores share a rank)."""
         return 1 + sum(n for s, n in self.score_counts.items() if s > score)
 
     def rule(self, slip: Slip | None) -> Ruled:
+        """The ruling of ``slip`` (None: no slip handed in). Memoised: a ruling depends on the
+        slip alone, and many players hand in the same slip."""
+        ruled = self._ruled.get(slip)
+        if ruled is None:
+            ruled = self._ruled[slip] = self._rule(slip)
+        return ruled
+
+    def _rule(self, slip: Slip | None) -> Ruled:
         if slip is None:
             return Ruled(Code.MISSING, self.say(_("no slip handed in: 0")))
         if slip.multiple:

@@ -1,6 +1,6 @@
 """The judge's index of the legal moves (``arbiter.rules.Placements``) on the cases a random
 position rarely shows: a tile placed alone that forms words both ways, at each edge of the
-board; which search a judge runs with either engine; the index given."""
+board; which search a judge runs with either engine; the index given; a slip ruled twice."""
 
 from __future__ import annotations
 
@@ -124,3 +124,13 @@ def test_the_judge_reads_the_index_it_is_given() -> None:
     given = dataclasses.replace(judge(board, "moves"), placements=Placements(board, []))
     assert given.rule(slip).code is Code.NOT_ON_RACK  # no legal move in the index
     assert judge(board, "moves").rule(slip).code is Code.REFERENCE_PENALTY
+
+
+def test_a_slip_handed_in_twice_is_ruled_once() -> None:
+    board = board_with({"A1": "A", "B2": "O", "O1": "X"})
+    j = judge(board)
+    slip = Slip("AT", "15A", worth(board, "1A", "AT"))
+    first = j.rule(slip)
+    assert j.rule(Slip("AT", "15A", worth(board, "1A", "AT"))) is first
+    assert j.rule(None) is j.rule(None)
+    assert j.rule(Slip("AT", "15A", 1)) is not first
