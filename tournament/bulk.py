@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
-from django.db import connections, models, router
+from django.db import connection, models
 
 M = TypeVar("M", bound=models.Model)
 
@@ -31,14 +31,12 @@ _PLAIN = (
 
 
 def rows_insert(model: type[M], objs: Sequence[M]) -> None:
-    """INSERT ``objs``, all new rows of ``model``, in one statement run for each."""
-    if not objs:
-        return
+    """INSERT ``objs``, all new rows of ``model``, in one statement run for each (on the
+    database, the project's one)."""
     fields = [f for f in model._meta.concrete_fields if not f.primary_key]
     for f in fields:
         if not isinstance(f, _PLAIN) and not _plain_datetime(f):
             raise TypeError(f"rows_insert: {model.__name__}.{f.name} is not a plain field")
-    connection = connections[router.db_for_write(model)]
     quote = connection.ops.quote_name
     columns = ", ".join(quote(f.column) for f in fields)
     marks = ", ".join(["%s"] * len(fields))
