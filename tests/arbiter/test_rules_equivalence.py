@@ -3,7 +3,8 @@ exactly as the judge that tries the word at every square (``search="squares"``, 
 every field of every ruling, and every reading of every word, on random positions.
 
 The positions are the engine tests' (tests/engine/positions.py: random games, both layouts, 0-2
-blanks on the rack, the English and French tile sets), with the full ENABLE list; the slips are
+blanks on the rack, the English and French tile sets) and those of duplicate games as the
+engine plays them (its top each round), with the full ENABLE list; the slips are
 drawn around the position's legal moves: right words at right and wrong squares, blanks marked
 wrong or not at all, wrong and missing scores, missing and unreadable references, words that are
 not in the lexicon and words that fit nowhere. With ``DUPLICATE_ENGINE=pure`` the moves come
@@ -22,7 +23,9 @@ from hypothesis import strategies as st
 from arbiter.rules import Policy, RoundJudge, Search, Slip, score_counts
 from engine.board import Board
 from engine.errors import EngineError
+from engine.game import autoplay
 from engine.lexicon import Lexicon
+from engine.move import Move
 from engine.movegen import ScoredMove, generate
 from engine.notation import SIZE, Direction, format_ref, parse_word
 from engine.tiles import TileSet
@@ -35,6 +38,7 @@ SOME_WORDS = _WORDS[::173]  # words to write anywhere: most fit nowhere, some fi
 LONG_WORDS = [w for w in _WORDS if len(w) >= 11][::41]  # these mostly fit nowhere
 TILES = {code: TileSet.load(code) for code in ("en", "fr")}
 POSITIONS = 24  # per tile set: games of a few rounds each, the first on an empty board
+GAMES = (1, 2)  # duplicate games autoplayed from these seeds, every round
 # Short words in the lexicon, often playable with a rack or two.
 OTHER_WORDS = ["QI", "ZA", "JO", "XU", "OX", "AXE", "QUIZ", "JINX", "ZEBRA", "RETAINS", "OE"]
 OTHER_WORDS += ["CAT", "DOG", "TOE", "EAT", "TEA", "ATE", "ETA", "ZAX", "AA", "ERE", "INERT"]
@@ -42,12 +46,20 @@ JUNK_REFS = ["", "H", "8", "Z9", "H0", "H16", "16H", "P1", "1P", "h8", " 8h ", "
 
 
 @cache
-def positions(code: str) -> list[tuple[Board, str, tuple[ScoredMove, ...]]]:
-    tiles = TILES[code]
-    found = []
-    for board, rack in random_positions(11, POSITIONS, ENABLE, tiles):
-        found.append((board, rack, tuple(generate(board, rack, ENABLE, tiles))))
-    return found
+def positions(source: str) -> list[tuple[Board, str, tuple[ScoredMove, ...]]]:
+    """The positions of random games ("en", "fr"), or of duplicate games as played ("games":
+    the top each round, English)."""
+    tiles = TILES[source if source in TILES else "en"]
+    if source in TILES:
+        drawn = list(random_positions(11, POSITIONS, ENABLE, tiles))
+    else:
+        drawn = []
+        for seed in GAMES:
+            board = Board()
+            for played in autoplay(seed=seed, tiles=tiles, lexicon=ENABLE).rounds:
+                drawn.append((board.copy(), played.rack))
+                board.play(Move.from_ref(played.ref, played.word))
+    return [(board, rack, tuple(generate(board, rack, ENABLE, tiles))) for board, rack in drawn]
 
 
 def judge(
@@ -114,9 +126,15 @@ def slips(draw: st.DrawFn, moves: tuple[ScoredMove, ...]) -> Slip | None:
         return None
     word = draw(words(moves))
     legal = [m for m in moves if m.word.upper() == word.upper()]
-    where = draw(st.sampled_from(["own"] * 4 + ["swapped"] * 2 + ["square"] * 2 + ["none", "junk"]))
+    where = draw(
+        st.sampled_from(["own"] * 4 + ["shifted"] * 2 + ["swapped", "square", "none", "junk"])
+    )
     if where == "own" and legal:
         ref = draw(st.sampled_from(legal)).ref
+    elif where == "shifted" and legal:  # the right direction, a square off
+        m = draw(st.sampled_from(legal)).move
+        row = min(max(m.row + draw(st.sampled_from([-1, 1])), 0), SIZE - 1)
+        ref = format_ref(row, m.col, m.direction)
     elif where == "swapped" and legal:  # the classic slip: the direction swapped
         m = draw(st.sampled_from(legal)).move
         ref = format_ref(m.row, m.col, m.direction.other)
@@ -137,16 +155,18 @@ def slips(draw: st.DrawFn, moves: tuple[ScoredMove, ...]) -> Slip | None:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(
-    code=st.sampled_from(sorted(TILES)),
-    pick=st.integers(0, POSITIONS - 1),
+    source=st.sampled_from(["en", "fr", "games"]),
+    pick=st.integers(0, 10_000),
     number=st.sampled_from([1, 2, 7]),
     rule_2016=st.booleans(),
     data=st.data(),
 )
 def test_the_judge_on_the_legal_moves_rules_every_slip_as_the_judge_on_every_square(
-    code: str, pick: int, number: int, rule_2016: bool, data: st.DataObject
+    source: str, pick: int, number: int, rule_2016: bool, data: st.DataObject
 ) -> None:
-    board, rack, moves = positions(code)[pick]
+    found = positions(source)
+    board, rack, moves = found[pick % len(found)]
+    code = "fr" if source == "fr" else "en"
     policy = Policy(reference_rule_2016=rule_2016)
     new = judge(board, rack, code, moves, number, policy, "moves")
     old = judge(board, rack, code, moves, number, policy, "squares")
