@@ -158,11 +158,11 @@ def rulings_derive(*, game: Game, from_round: int = 1) -> int:
     for ruling in rulings:
         by_round[ruling.round_id].append(ruling)
     derived = attrgetter(*DERIVED)
-    before = {r.pk: derived(r) for r in rulings}
+    before = [derived(r) for r in rulings]
     for round_id, round_rulings in by_round.items():
         _round_derive(rounds[round_id], round_rulings, active, policy)
     _warnings_derive(game, from_round, rulings, policy)
-    changed = [r for r in rulings if derived(r) != before[r.pk]]
+    changed = [r for i, r in enumerate(rulings) if derived(r) != before[i]]
     Ruling.objects.bulk_update(changed, DERIVED, batch_size=500)
     return len(changed) + _earlier_solos_derive(game, from_round, active, policy)
 
