@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any, NoReturn, TextIO, TypedDict
 
-from arbiter.rules import Policy, RoundJudge, Slip, score_counts
+from arbiter.rules import Placements, Policy, RoundJudge, Slip, score_counts
 from engine.board import LAYOUTS, Board, Layout
 from engine.cli import UsageError, board_from_json, parse_rack
 from engine.errors import EngineError
@@ -97,11 +97,13 @@ def _slip(raw: Any) -> Slip:
 @cache
 def _moves(
     board: tuple[str, ...], rack: str, layout: str, lexicon: Lexicon, tiles: TileSet
-) -> tuple[int, dict[int, int]]:
-    """The top score and how many moves score what, for a board and rack (many slips share
-    them: computed once)."""
-    moves = generate(Board.from_lines(list(board), Layout.load(layout)), rack, lexicon, tiles)
-    return (moves[0].score if moves else 0), score_counts(m.score for m in moves)
+) -> tuple[int, dict[int, int], Placements]:
+    """The top score, how many moves score what, and where each word lies in the moves, for
+    a board and rack (many slips share them: computed once)."""
+    position = Board.from_lines(list(board), Layout.load(layout))
+    moves = generate(position, rack, lexicon, tiles)
+    top = moves[0].score if moves else 0
+    return top, score_counts(m.score for m in moves), Placements(position, moves)
 
 
 def rule_line(line: str, lexicon: Lexicon, tiles: TileSet, layout: Layout) -> dict[str, Any]:
@@ -120,7 +122,7 @@ def rule_line(line: str, lexicon: Lexicon, tiles: TileSet, layout: Layout) -> di
         number = request.get("round")
         if type(number) is not int or number < 1:
             raise UsageError('"round" must be the round number (1, 2, ...)')
-        top, counts = _moves(tuple(board.to_lines()), rack, layout.name, lexicon, tiles)
+        top, counts, placements = _moves(tuple(board.to_lines()), rack, layout.name, lexicon, tiles)
         judge = RoundJudge(
             board=board,
             rack=rack,
@@ -130,6 +132,7 @@ def rule_line(line: str, lexicon: Lexicon, tiles: TileSet, layout: Layout) -> di
             top_score=top,
             score_counts=counts,
             policy=_policy(request.get("policy")),
+            placements=placements,
         )
         ruled = judge.rule(_slip(request.get("slip")))
     except EngineError as exc:

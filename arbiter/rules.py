@@ -14,11 +14,13 @@ import itertools
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from engine.board import Board
 from engine.errors import EngineError
 from engine.lexicon import Lexicon
 from engine.move import Move
+from engine.movegen import ScoredMove, engine_in_use, generate
 from engine.notation import SIZE, Direction, parse_ref, parse_word, ref_direction
 from engine.tiles import BLANK, TileSet
 from engine.validate import Fault, Verdict, validate
@@ -111,15 +113,31 @@ class RoundJudge:
     # Says a reason's words in the room's language: the services pass the event's translation;
     # the CLI and the tests keep them as written (English).
     say: Callable[[str], str] = field(default=str, repr=False)
+    # Where a word's legal placements are looked for (``_readings_of``): "moves" at the squares
+    # of the legal moves that spell it (``placements``, made from every legal move for the
+    # board and rack when first needed, unless given), "squares" at every square of the board
+    # (the reference). "auto": "moves" with the native engine, "squares" with the pure one,
+    # whose every-move list takes longer than the squares with blanks on the rack.
+    search: Search = "auto"
+    placements: Placements | None = field(default=None, repr=False)
     _readings: dict[tuple[str, Direction | None], list[Reading]] = field(
         default_factory=dict, repr=False
     )
+    _ruled: dict[Slip | None, Ruled] = field(default_factory=dict, repr=False)
 
     def rank(self, score: int) -> int:
         """1 + how many legal moves score more (equal scores share a rank)."""
         return 1 + sum(n for s, n in self.score_counts.items() if s > score)
 
     def rule(self, slip: Slip | None) -> Ruled:
+        """The ruling of ``slip`` (None: no slip handed in). Memoised: a ruling depends on the
+        slip alone, and many players hand in the same slip."""
+        ruled = self._ruled.get(slip)
+        if ruled is None:
+            ruled = self._ruled[slip] = self._rule(slip)
+        return ruled
+
+    def _rule(self, slip: Slip | None) -> Ruled:
         if slip is None:
             return Ruled(Code.MISSING, self.say(_("no slip handed in: 0")))
         if slip.multiple:
@@ -356,12 +374,77 @@ class RoundJudge:
 
     def _readings_of(self, word: str, direction: Direction | None) -> list[Reading]:
         """The legal readings of the word at every square (memoised: many players write the
-        same words), in board order."""
+        same words), in board order. A reading, as written or re-marked, is a legal move of the
+        word's letters at its square: with ``search`` "moves" only the squares where the
+        generator found such a move are read (``reading`` decides there as everywhere), with
+        "squares" every square is. tests/arbiter/test_rules_equivalence.py holds them equal."""
         key = (word, direction)
         if key not in self._readings:
-            found = (self.reading(move) for move in self._squares(word, direction))
+            placements = self._placements()
+            moves = (
+                self._squares(word, direction)
+                if placements is None
+                else placements.of(word, direction)
+            )
+            found = (self.reading(move) for move in moves)
             self._readings[key] = [r for r in found if r is not None]
         return self._readings[key]
+
+    def _placements(self) -> Placements | None:
+        """The index of the legal moves, made on first need; None when searching every square."""
+        search = self.search
+        if not (search == "moves" or (search == "auto" and engine_in_use() == "native")):
+            return None
+        if self.placements is None:
+            moves = generate(self.board, self.rack, self.lexicon, self.tiles)
+            self.placements = Placements(self.board, moves)
+        return self.placements
+
+
+Search = Literal["auto", "moves", "squares"]
+Square = tuple[int, int, int]  # (direction, line, start): the board order of ``_squares``
+
+
+class Placements:
+    """Where each word lies in the legal moves for a board and rack (``generate``'s): by its
+    letters in upper case, the squares of every legal move that spells it, however its blanks
+    are marked. The generator makes a tile placed alone once, across when it forms a word
+    across too: such a tile is also indexed down, where it reads as the word it forms down."""
+
+    def __init__(self, board: Board, moves: Iterable[ScoredMove]) -> None:
+        self._at: dict[str, set[Square]] = {}
+        at, across = self._at, Direction.ACROSS
+        for scored in moves:  # a loop kept plain: a rack with two blanks has 30,000 moves
+            move = scored.move
+            if move.direction is across:
+                square = (0, move.row, move.col)
+            else:
+                square = (1, move.col, move.row)
+            at.setdefault(move.word.upper(), set()).add(square)
+            if len(scored.used) == 1 and move.direction is across:
+                ((row, col, tile),) = board.placed_by(move)
+                self._down(board, row, col, tile)
+
+    def _down(self, board: Board, row: int, col: int, tile: str) -> None:
+        """Index the word down through a tile placed alone at (row, col) (one letter when it
+        forms none: no slip writes that)."""
+        top = bottom = row
+        while top > 0 and board[top - 1, col]:
+            top -= 1
+        while bottom < SIZE - 1 and board[bottom + 1, col]:
+            bottom += 1
+        word = "".join(board[r, col] or tile for r in range(top, bottom + 1))
+        self._at.setdefault(word.upper(), set()).add((1, col, top))
+
+    def of(self, word: str, direction: Direction | None) -> list[Move]:
+        """``word`` as written at each square where a legal move spells it, in ``direction``
+        (both when None), in board order."""
+        moves = []
+        for d, line, start in sorted(self._at.get(word.upper(), ())):
+            if direction is None or d == direction:
+                row, col = (line, start) if d == Direction.ACROSS else (start, line)
+                moves.append(Move(row, col, Direction(d), word))
+        return moves
 
 
 def blank_markings(verdict: Verdict, rack: str) -> Iterator[Move]:

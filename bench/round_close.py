@@ -4,7 +4,8 @@ with ranks), with the tops already computed while the clock ran. It prints the w
 the CPU time this process spent (on a busy machine the wall time waits for the other
 processes); ``--profile`` prints where the time goes.
 
-    .venv/bin/python bench/round_close.py [--players 1000] [--round 6] [--json] [--profile]
+    .venv/bin/python bench/round_close.py [--players 1000] [--round 6] [--seed 2026] [--json]
+        [--profile]
 
 Runs on a fresh SQLite file in a temporary folder, or on ``$DATABASE_URL`` when it is set
 (PostgreSQL, for instance). Targets on the 2-core machine: 1,000 players at most 0.3 s,
@@ -32,6 +33,12 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument(
         "--round", type=int, default=6, help="which round of the game to time (default 6, mid-game)"
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=2026,
+        help="the game's seed (2026; 26: round 7 has 2 blanks)",
     )
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
@@ -69,7 +76,7 @@ def main() -> int:
         [Player(event=event, name=f"Player {i}", table=i + 1) for i in range(args.players)]
     )
     players = list(Player.objects.filter(event=event))
-    game = game_create(event=event, actor=None, seed=2026)
+    game = game_create(event=event, actor=None, seed=args.seed)
     now = start
     for _ in range(args.round - 1):  # earlier rounds, without slips, to reach a mid-game board
         r = clock.round_open(round=racks.round_draw(game=game, actor=None), actor=None, now=now)

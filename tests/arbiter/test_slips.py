@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 
 from arbiter.selectors.standings import standings_event, standings_game
-from arbiter.services import clock, corrections, racks, scoring
+from arbiter.services import clock, corrections, racks, rulings, scoring
 from arbiter.services.slips import SlipRefused, slip_submit
 from tests.arbiter.conftest import T0, finish_round, open_round
 from tests.factories import EventFactory, PlayerFactory, UserFactory
@@ -178,6 +178,38 @@ def test_rulings_give_the_real_score_a_warning_zero_for_the_missing_and_the_solo
     assert (
         "warning" in bob.reason
     )  # the solo is derived: it is in the ruling's solo, not its reason
+
+
+def test_the_ruling_reads_the_players_current_slip_whichever_was_written_last(
+    game: Game, players: list[Player]
+) -> None:
+    r = open_round(game)
+    at = T0 + dt.timedelta(seconds=100)
+    first = slip_submit(player=players[0], round=r, word="WROTE", ref="H4", score=24, at=at)
+    later = slip_submit(player=players[0], round=r, word="TROWEL", ref="H3", score=22, at=at)
+    Submission.objects.filter(pk=later.pk).update(is_current=False)  # an earlier slip made
+    Submission.objects.filter(pk=first.pk).update(is_current=True)  # current again
+    finish_round(r, T0)
+    ruling = Ruling.objects.get(round=r, player=players[0])
+    assert (ruling.submission_id, ruling.code, ruling.points) == (first.pk, "valid", 24)
+
+
+def test_a_round_ruled_again_has_its_rulings_replaced(game: Game, players: list[Player]) -> None:
+    r = play_round_one(game, players)
+    before = set(Ruling.objects.filter(round=r).values_list("pk", flat=True))
+    again = rulings.round_rule(round=r, now=T0 + dt.timedelta(hours=1))
+    after = Ruling.objects.filter(round=r)
+    assert len(again) == after.count() == len(players)
+    assert not before & set(after.values_list("pk", flat=True))
+    assert sorted(after.values_list("code", flat=True)) == ["missing", "valid", "valid_warning"]
+
+
+def test_a_player_ruled_again_without_a_slip_is_missing(game: Game, players: list[Player]) -> None:
+    r = play_round_one(game, players)
+    before = Ruling.objects.get(round=r, player=players[2])
+    again = rulings.player_rule(round=r, player=players[2], now=T0 + dt.timedelta(hours=1))
+    assert (again.code, again.submission_id, again.points) == ("missing", None, 0)
+    assert Ruling.objects.get(round=r, player=players[2]).pk != before.pk
 
 
 def test_standings_add_points_and_solos_less_penalties_with_gap_and_percentage(
