@@ -22,7 +22,7 @@ from arbiter.services.slips import slip_submit
 from tests.arbiter.conftest import T0, finish_round, open_round
 from tests.factories import EventFactory, PlayerFactory, UserFactory
 from tournament.errors import ApplicationError
-from tournament.models import AuditEntry, Event, Game, Player, Round, Ruling
+from tournament.models import AuditEntry, Event, Game, Player, Round, Ruling, Submission
 from tournament.services.events import event_policy_update
 from tournament.services.games import game_create
 from tournament.services.rooms import room_create
@@ -392,3 +392,200 @@ def test_only_a_remote_room_imports_a_file(host, director, elsewhere) -> None:
         room_results_import(room=room, raw=results_of(elsewhere), actor=director)
     with pytest.raises(ApplicationError, match="not a remote room"):
         room_results_import(room=host, raw=results_of(elsewhere), actor=director)
+
+
+# -- the results file, field by field --------------------------------------------------------
+
+
+def test_a_file_imported_gives_the_same_file_back(host, director, elsewhere) -> None:
+    """Every field of the file is kept as the room's arbiters made it, whatever its value: the
+    room's file written again from what was imported is the file itself; and everything one
+    import adds bears the import's one moment (the rounds' times, the slips, the rulings)."""
+    remote = room_create(host=host, name="Montréal", actor=director, remote=True)
+    document = room_results(elsewhere)
+    gil, hal, ivy = document["players"]
+    gil.update(category="S2", series=1, age_category="Cadet")
+    hal.update(category="", series=7, age_category="")
+    # What the room's arbiters may have ruled beyond these plays: a warning and its cost, a
+    # reference penalty, a solo, an average for a second zero, a slip with no score announced.
+    gil["rulings"][1].update(warning=True, penalty=5, warning_penalty=3, solo=10, announced=None)
+    gil["rulings"][1]["reason"] = "Amended: the reference is wrong (2016 rule)."
+    ivy["rulings"][1].update(averaged=True, points=12)
+    assert hal["rulings"][0]["rank"] > 1 and hal["rulings"][0]["move_score"]
+    room_results_import(room=remote, raw=json.dumps(document).encode(), actor=director)
+    again = room_results(remote)
+    assert again["games"] == document["games"]
+    assert again["players"] == document["players"]
+    rounds = remote.games.get().rounds.all()
+    moments = {t for r in rounds for t in (r.drawn_at, r.closed_at, r.scored_at, r.published_at)}
+    moments |= {r.ruled_at for r in Ruling.objects.filter(round__in=rounds)}
+    slips = Submission.objects.filter(round__in=rounds)
+    moments |= {s.received_at for s in slips}
+    assert len(moments) == 1 and None not in moments
+    assert {s.source for s in slips} == {Submission.Source.ROOM_FILE}
+
+
+def test_what_a_file_leaves_out_is_empty_or_zero(host, director, elsewhere) -> None:
+    """A ruling or a player with only what is required (the round, the code, the word; the
+    name) is imported with nothing else: no club or licence, no score, no warning."""
+    remote = room_create(host=host, name="Montréal", actor=director, remote=True)
+    document = room_results(elsewhere)
+    document["players"] = [
+        {
+            "name": p["name"],
+            "rulings": [{k: r[k] for k in ("game", "round", "code", "word")} for r in p["rulings"]],
+        }
+        for p in document["players"]
+    ]
+    room_results_import(room=remote, raw=json.dumps(document).encode(), actor=director)
+    again = room_results(remote)["players"]
+    assert [p["name"] for p in again] == ["Gil", "Hal", "Ivy"]
+    for p in again:
+        assert {k: p[k] for k in ("club", "licence", "category", "age_category")} == dict.fromkeys(
+            ("club", "licence", "category", "age_category"), ""
+        )
+        assert p["series"] is None and p["table"] is None
+    nothing = {
+        "ref": "",
+        "announced": None,
+        "move_score": None,
+        "points": 0,
+        "warning": False,
+        "penalty": 0,
+        "warning_penalty": 0,
+        "solo": 0,
+        "found_top": False,
+        "rank": None,
+        "averaged": False,
+        "reason": "",
+    }
+    rulings = [r for p in again for r in p["rulings"]]
+    assert len(rulings) == 6
+    assert all({k: r[k] for k in nothing} == nothing for r in rulings), rulings
+
+
+def _mended(document: dict, path: tuple, value: object) -> dict:
+    """The document with the value at ``path`` (keys and indexes) replaced."""
+    mended = json.loads(json.dumps(document))
+    *parents, last = path
+    here = mended
+    for key in parents:
+        here = here[key]
+    here[last] = value
+    return mended
+
+
+GIL_RULING = ("players", 0, "rulings", 0)
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "problems"),
+    [
+        (("players", 0, "name"), "G" * 121, ["player #1: a text of at most 120 characters."]),
+        (("players", 1, "club"), "M" * 121, ["player #2: a text of at most 120 characters."]),
+        (("players", 0, "club"), 5, ["player #1: a text of at most 120 characters."]),
+        (("players", 0, "licence"), "L" * 41, ["player #1: a text of at most 40 characters."]),
+        (("players", 0, "category"), "S" * 41, ["player #1: a text of at most 40 characters."]),
+        (("players", 0, "age_category"), "C" * 17, ["player #1: a text of at most 16 characters."]),
+        (("players", 0, "series"), -1, ["player #1: a whole number of 0 or more, not -1."]),
+        (("players", 2, "table"), "3", ['player #3: a whole number of 0 or more, not "3".']),
+        (("players", 0, "rulings"), {}, ['player #1: "rulings" is a list.']),
+        (("players", 0, "rulings", 0), 5, ["player #1: a ruling is an object."]),
+        ((*GIL_RULING, "code"), "x", ['player #1: unknown ruling code "x".']),
+        ((*GIL_RULING, "game"), "1", ['player #1: a whole number of 0 or more, not "1".']),
+        ((*GIL_RULING, "round"), True, ["player #1: a whole number of 0 or more, not true."]),
+        ((*GIL_RULING, "points"), None, ["player #1: a whole number of 0 or more, not null."]),
+        ((*GIL_RULING, "penalty"), -5, ["player #1: a whole number of 0 or more, not -5."]),
+        (
+            (*GIL_RULING, "warning_penalty"),
+            1.5,
+            ["player #1: a whole number of 0 or more, not 1.5."],
+        ),
+        ((*GIL_RULING, "solo"), "10", ['player #1: a whole number of 0 or more, not "10".']),
+        ((*GIL_RULING, "rank"), -1, ["player #1: a whole number of 0 or more, not -1."]),
+        ((*GIL_RULING, "announced"), "9", ['player #1: a whole number of 0 or more, not "9".']),
+        ((*GIL_RULING, "move_score"), -9, ["player #1: a whole number of 0 or more, not -9."]),
+        (
+            (*GIL_RULING, "word"),
+            "W" * 16,
+            [
+                "player #1: a text of at most 15 characters.",
+                "#1 Gil (Mtl), licence L-Gil, game 1 round 1: a slip has a word; only a missing "
+                "slip has none.",
+            ],
+        ),
+        ((*GIL_RULING, "ref"), "H10 ", []),  # spaces aside: the reference H10
+        ((*GIL_RULING, "ref"), "H10AB", ["player #1: a text of at most 4 characters."]),
+        ((*GIL_RULING, "reason"), "r" * 2001, ["player #1: a text of at most 2000 characters."]),
+        (
+            ("games", 0, "rounds", 0, "score"),
+            -1,
+            [
+                "game 1, round 1: a whole number of 0 or more, not -1.",
+                "Game 1, round 1: the file played ",
+            ],
+        ),
+        (
+            ("games", 0, "rounds", 0, "rack"),
+            "ACCNOORS",
+            [
+                "game 1, round 1: a text of at most 7 characters.",
+                "Game 1, round 1: the file played ",
+            ],
+        ),
+        (
+            ("games", 0, "rounds", 0, "ref"),
+            "H2ABC",
+            [
+                "game 1, round 1: a text of at most 4 characters.",
+                "Game 1, round 1: the file played ",
+            ],
+        ),
+        (
+            ("games", 0, "rounds", 0, "word"),
+            "RACCOONSRACCOONS",
+            [
+                "game 1, round 1: a text of at most 15 characters.",
+                "Game 1, round 1: the file played ",
+            ],
+        ),
+        (
+            ("games", 0, "rounds", 1, "number"),
+            3,
+            [
+                "game 1, round 2: the rounds are numbered 1, 2, 3... in order.",
+                "#1 Gil (Mtl), licence L-Gil: a ruling for game 1 round 2, not in the file.",
+                "#2 Hal (Mtl), licence L-Hal: a ruling for game 1 round 2, not in the file.",
+                "#3 Ivy (Mtl): a ruling for game 1 round 2, not in the file.",
+            ],
+        ),
+        (
+            ("players", 2, "rulings", 0, "word"),
+            "QAID",
+            ["#3 Ivy (Mtl), game 1 round 1: a slip has a word; only a missing slip has none."],
+        ),
+    ],
+)
+def test_each_problem_of_a_file_says_where_it_is(
+    host, director, elsewhere, path, value, problems
+) -> None:
+    """docs/interchange.md: every problem is listed with where it is, and nothing is imported.
+    A message that ends with a space is the start of a longer one."""
+    remote = room_create(host=host, name="Montréal", actor=director, remote=True)
+    document = room_results(elsewhere)
+    raw = json.dumps(_mended(document, path, value)).encode()
+    if not problems:
+        assert room_results_import(room=remote, raw=raw, actor=director).rulings_added == 6
+        assert (
+            Submission.objects.get(player__event=remote, player__name="Gil", round__number=1).ref
+            == "H10"
+        )
+        return
+    with pytest.raises(RoomResultsError) as refused:
+        room_results_import(room=remote, raw=raw, actor=director)
+    errors = refused.value.errors
+    assert len(errors) == len(problems), errors
+    for error, problem in zip(errors, problems, strict=True):
+        assert error == problem or (problem.endswith(" ") and error.startswith(problem)), errors
+    assert refused.value.data == {"code": "bad_file", "errors": errors}
+    assert not Ruling.objects.filter(round__game__event=remote).exists()
