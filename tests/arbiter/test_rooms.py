@@ -589,3 +589,234 @@ def test_each_problem_of_a_file_says_where_it_is(
         assert error == problem or (problem.endswith(" ") and error.startswith(problem)), errors
     assert refused.value.data == {"code": "bad_file", "errors": errors}
     assert not Ruling.objects.filter(round__game__event=remote).exists()
+
+
+def _file(document: dict) -> bytes:
+    return json.dumps(document).encode()
+
+
+@pytest.mark.parametrize(
+    ("registered", "mend", "conflicts"),
+    [
+        # The same licence for two players of the file.
+        (
+            [],
+            lambda d: d["players"][1].update(licence="L-Gil"),
+            [
+                "#1 Gil (Mtl), licence L-Gil: the licence is in the file twice.",
+                "#2 Hal (Mtl), licence L-Gil: the licence is in the file twice.",
+            ],
+        ),
+        # The licence names Gil, the name and club name another registered player.
+        (
+            [("Gilles", "Other", "L-Gil"), ("Gil", "Mtl", "")],
+            None,
+            ["#1 Gil (Mtl), licence L-Gil: the licence is Gilles's, the name and club are Gil's."],
+        ),
+        # The name and club fit two of the room's players (accents, case and spacing aside).
+        (
+            [("Ivy", "Mtl", ""), ("ivy", "MTL", "X-2")],
+            None,
+            ["#3 Ivy (Mtl): 2 of the room's players have this name and club."],
+        ),
+        (
+            [("Îvy", " mtl", ""), ("IVY", "Mtl  ", "")],
+            None,
+            ["#3 Ivy (Mtl): 2 of the room's players have this name and club."],
+        ),
+        (
+            [("Ivy", "Mtl", "")],
+            lambda d: d["players"][2].update(club=""),
+            [],  # no club in the file: the room's Ivy of Mtl is not this one
+        ),
+        (
+            [("Ivy", "", ""), ("IVY", "", "")],
+            lambda d: d["players"][2].update(club=""),
+            ["#3 Ivy: 2 of the room's players have this name and club."],
+        ),
+        # The name and club fit a player with another licence.
+        (
+            [("Hal", "Mtl", "L-Other")],
+            None,
+            ["#2 Hal (Mtl), licence L-Hal: the room's Hal has another licence, L-Other."],
+        ),
+        # Two players of the file on one of the room's: Gil by the licence, and Ivy renamed
+        # Gil, with no licence, by the name and club.
+        (
+            [("Gil", "Mtl", "L-Gil")],
+            lambda d: d["players"][2].update(name="Gil"),
+            [
+                "#1 Gil (Mtl), licence L-Gil: another player of the file is also Gil.",
+                "#3 Gil (Mtl): another player of the file is also Gil.",
+            ],
+        ),
+    ],
+)
+def test_each_conflict_names_the_files_player_and_nothing_is_imported(
+    host, director, elsewhere, registered, mend, conflicts
+) -> None:
+    remote = room_create(host=host, name="Montréal", actor=director, remote=True)
+    for i, (name, club, licence) in enumerate(registered, start=1):
+        PlayerFactory(event=remote, name=name, club=club, licence=licence, table=i + 10)
+    document = room_results(elsewhere)
+    if mend:
+        mend(document)
+    if not conflicts:
+        report = room_results_import(room=remote, raw=_file(document), actor=director)
+        assert (report.players_matched, report.players_added) == (0, 3)
+        return
+    with pytest.raises(RoomResultsError) as refused:
+        room_results_import(room=remote, raw=_file(document), actor=director)
+    assert refused.value.errors == conflicts
+    assert refused.value.data == {"code": "player_conflicts", "errors": conflicts}
+    count = len(conflicts)
+    assert str(refused.value.message) == (
+        f"Nothing imported: {count} problem{'s' if count > 1 else ''}."
+    )
+    assert remote.players.count() == len(registered)
+    assert not Round.objects.filter(game__event=remote).exists()
+
+
+def test_a_player_without_a_licence_in_another_room_is_no_conflict(
+    host, director, elsewhere
+) -> None:
+    """Only a licence can play in another room: the players who have none are not one."""
+    remote = room_create(host=host, name="Montréal", actor=director, remote=True)
+    PlayerFactory(event=host, name="Zoé", licence="", table=1)
+    report = room_results_import(room=remote, raw=results_of(elsewhere), actor=director)
+    assert report.players_added == 3  # Ivy has no licence either
+
+
+def test_a_player_matched_by_name_and_club_takes_the_files_licence(
+    host, director, elsewhere
+) -> None:
+    """Accents, case and spacing aside; a licence the room's player has is kept."""
+    remote = room_create(host=host, name="Montréal", actor=director, remote=True)
+    gil = PlayerFactory(event=remote, name="gil  dupont", club="MTL", licence="", table=7)
+    hal = PlayerFactory(event=remote, name="Hâl", club="mtl", licence="", table=8)
+    document = room_results(elsewhere)
+    document["players"][0]["name"] = "Gil Dupont"
+    document["players"][1]["licence"] = ""
+    report = room_results_import(room=remote, raw=_file(document), actor=director)
+    assert (report.players_matched, report.players_added, report.added_names) == (2, 1, ["Ivy"])
+    gil.refresh_from_db()
+    hal.refresh_from_db()
+    assert (gil.licence, gil.name, gil.table) == ("L-Gil", "gil  dupont", 7)
+    assert hal.licence == ""
+    assert gil.rulings.count() == 2 and hal.rulings.count() == 2
+
+
+def test_new_players_sit_at_their_table_when_it_is_free(host, director, elsewhere) -> None:
+    """A new player keeps the table of the file unless one of the room's players or an earlier
+    player of the file has it; a series outside 1 to 7 is none."""
+    remote = room_create(host=host, name="Montréal", actor=director, remote=True)
+    PlayerFactory(event=remote, name="Zoé", table=2)
+    document = room_results(elsewhere)
+    gil, hal, ivy = document["players"]
+    gil.update(series=0)
+    hal.update(series=8)
+    ivy.update(table=1, series=1)
+    document["players"].append({"name": "Jo", "table": 4, "series": 7, "rulings": []})
+    report = room_results_import(room=remote, raw=_file(document), actor=director)
+    assert report.added_names == ["Gil", "Hal", "Ivy", "Jo"] and report.players_added == 4
+    seated = {p.name: (p.table, p.series) for p in remote.players.all()}
+    assert seated == {
+        "Zoé": (2, None),
+        "Gil": (1, None),
+        "Hal": (None, None),
+        "Ivy": (None, 1),
+        "Jo": (4, 7),
+    }
+
+
+def _rounds_of(game: Game, count: int) -> list[dict]:
+    """The first ``count`` rounds of a game as a room's file has them."""
+    return [
+        {k: r[k] for k in ("number", "rack", "ref", "word", "score")}
+        for r in game.predrawn["rounds"][:count]
+    ]
+
+
+def test_a_game_imported_to_its_last_round_is_finished_with_the_games_end(host, director) -> None:
+    """Each round imported is the pre-drawn round (its leftover and rejected racks too),
+    published; a game whose every round is in is finished with the pre-drawn game's end, one
+    still going is running; a file of two games adds the rounds of both."""
+    game_draw_whole(event=host, actor=director, seed=7)
+    remote = room_create(host=host, name="Montréal", actor=director, remote=True)
+    first, second = host.games.order_by("number")
+    everything = len(first.predrawn["rounds"])
+    document = {
+        "format": "duplicate-room-results",
+        "version": 1,
+        "games": [
+            {"number": 1, "rounds": _rounds_of(first, everything)},
+            {"number": 2, "rounds": _rounds_of(second, 2)},
+        ],
+        "players": [],
+    }
+    report = room_results_import(room=remote, raw=_file(document), actor=director)
+    assert report.rounds_added == everything + 2
+    finished, going = remote.games.order_by("number")
+    assert (finished.status, finished.end_reason) == (Game.Status.FINISHED, first.predrawn["end"])
+    assert (going.status, going.end_reason) == (Game.Status.RUNNING, "")
+    for game, planned in ((finished, first.predrawn), (going, second.predrawn)):
+        for r in game.rounds.order_by("number"):
+            want = planned["rounds"][r.number - 1]
+            assert (r.rack, r.leftover, r.rejected) == (
+                want["rack"],
+                want["leftover"],
+                want["rejected"],
+            )
+            assert r.tops == [{"ref": want["ref"], "word": want["word"], "score": want["score"]}]
+            assert (r.played_ref, r.played_word, r.played_score, r.played_by) == (
+                want["ref"],
+                want["word"],
+                want["score"],
+                Round.PlayedBy.PREDRAWN,
+            )
+            assert r.status == Round.Status.PUBLISHED
+    assert any(r["rejected"] for r in first.predrawn["rounds"])
+    assert len({r["leftover"] for r in first.predrawn["rounds"]}) > 3
+
+
+def test_a_game_with_no_end_in_its_document_finishes_with_none(host, director) -> None:
+    """A pre-drawn document may stop before the bag is empty, with no end: the game imported
+    to its last round is finished, with no end reason."""
+    drawn = host.games.get().predrawn
+    short = {"tiles": drawn["tiles"], "seed": drawn["seed"], "rounds": drawn["rounds"][:2]}
+    host = EventFactory(name="Short")
+    game_create(event=host, actor=director, source=Game.Source.PREDRAWN, predrawn=short)
+    remote = room_create(host=host, name="Montréal", actor=director, remote=True)
+    document = {
+        "format": "duplicate-room-results",
+        "version": 1,
+        "games": [{"number": 1, "rounds": _rounds_of(host.games.get(), 1)}],
+        "players": [],
+    }
+    room_results_import(room=remote, raw=_file(document), actor=director)
+    assert remote.games.get().status == Game.Status.RUNNING
+    document["games"][0]["rounds"] = _rounds_of(host.games.get(), 2)
+    room_results_import(room=remote, raw=_file(document), actor=director)
+    game = remote.games.get()
+    assert (game.status, game.end_reason) == (Game.Status.FINISHED, "")
+
+
+def test_a_correction_replaces_its_ruling_and_slip_and_keeps_the_others(
+    host, director, elsewhere
+) -> None:
+    """A newer file with two rulings of round 1 corrected (one's points, the other's slip:
+    the score announced) replaces those two, each with its slip, and keeps every other one
+    (the same players' slips of round 2 too)."""
+    remote = room_create(host=host, name="Montréal", actor=director, remote=True)
+    document = room_results(elsewhere)
+    room_results_import(room=remote, raw=_file(document), actor=director)
+    kept = set(Submission.objects.filter(round__game__event=remote, round__number=2))
+    gil, hal, _ = document["players"]
+    gil["rulings"][0]["points"] -= 1
+    hal["rulings"][0]["announced"] += 1
+    report = room_results_import(room=remote, raw=_file(document), actor=director)
+    assert (report.rulings_changed, report.rulings_unchanged, report.rulings_added) == (2, 4, 0)
+    assert set(Submission.objects.filter(round__game__event=remote, round__number=2)) == kept
+    assert room_results(remote)["players"] == document["players"]
+    slip = Submission.objects.get(round__game__event=remote, round__number=1, player__name="Hal")
+    assert slip.announced_score == hal["rulings"][0]["announced"]
