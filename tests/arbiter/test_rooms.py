@@ -820,3 +820,20 @@ def test_a_correction_replaces_its_ruling_and_slip_and_keeps_the_others(
     assert room_results(remote)["players"] == document["players"]
     slip = Submission.objects.get(round__game__event=remote, round__number=1, player__name="Hal")
     assert slip.announced_score == hal["rulings"][0]["announced"]
+
+
+# -- the one ranking, room by room ----------------------------------------------------------
+
+
+def test_a_room_without_players_holds_back_no_common_round(host, director) -> None:
+    """``common`` counts the rounds every room *with players* has published: the host, with no
+    players of its own, has published one round, the room with players two; both count."""
+    room = room_create(host=host, name="Lyon", actor=director)
+    (cleo,) = people(room, "Cleo")
+    first = play(room, {cleo: "top"})
+    second = play(room, {cleo: "top"}, now=T0 + dt.timedelta(minutes=5))
+    play(host, {})
+    common = standings_simultaneous(host=host, common=True)
+    row = common.row_of(cleo.pk)
+    assert (row.rounds, row.total) == (2, first.played_score + second.played_score)
+    assert common.rounds == 2
