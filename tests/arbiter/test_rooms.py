@@ -837,3 +837,47 @@ def test_a_room_without_players_holds_back_no_common_round(host, director) -> No
     row = common.row_of(cleo.pk)
     assert (row.rounds, row.total) == (2, first.played_score + second.played_score)
     assert common.rounds == 2
+
+
+def test_the_players_of_every_room_count_together_for_a_solo_each_once(host, director) -> None:
+    """The host's solo asks 3 players who play the game: the host has 2 (each with a slip in
+    both rounds: still 2), the room 1; together they are 3, so the one finder of the field
+    has the solo, in each round he alone found."""
+    room = room_create(host=host, name="Lyon", actor=director)
+    ann, bob = people(host, "Ann", "Bob")
+    (cleo,) = people(room, "Cleo")
+    play(host, {ann: "top", bob: "second"})
+    play(host, {ann: "second", bob: "second"}, now=T0 + dt.timedelta(minutes=5))
+    assert standings_event(event=host).row_of(ann.pk).solos == 0  # 2 players in the host
+    merged = standings_simultaneous(host=host)
+    assert merged.row_of(ann.pk).solos == 0  # and none in the room yet
+    play(room, {cleo: "second"})
+    play(room, {cleo: "second"}, now=T0 + dt.timedelta(minutes=5))
+    merged = standings_simultaneous(host=host)
+    assert [merged.row_of(p.pk).solos for p in (ann, bob, cleo)] == [10, 0, 0]
+    third = play(host, {ann: "top", bob: "second"}, now=T0 + dt.timedelta(minutes=10))
+    merged = standings_simultaneous(host=host)
+    assert merged.row_of(ann.pk).solos == 20
+    assert merged.row_of(ann.pk).tops == 2 and merged.row_of(bob.pk).tops == 0
+    assert third.status == Round.Status.PUBLISHED
+
+
+def test_the_ranking_gives_the_most_rounds_and_tops_any_room_has(host, director) -> None:
+    """Each player is counted on their room's rounds; the ranking's own top total and rounds
+    are those of the room furthest on."""
+    room = room_create(host=host, name="Lyon", actor=director)
+    (ann,) = people(host, "Ann")
+    (cleo,) = people(room, "Cleo")
+    first = play(host, {ann: "top"})
+    second = play(host, {ann: "second"}, now=T0 + dt.timedelta(minutes=5))
+    play(room, {cleo: "second"})
+    merged = standings_simultaneous(host=host)
+    assert (merged.top_total, merged.rounds) == (first.played_score + second.played_score, 2)
+    ann_row, cleo_row = merged.row_of(ann.pk), merged.row_of(cleo.pk)
+    assert (ann_row.rounds, cleo_row.rounds) == (2, 1)
+    assert cleo_row.gap == cleo_row.total - first.played_score
+    assert ann_row.gap == ann_row.total - first.played_score - second.played_score
+    assert ann_row.top_pct == round(100.0 * ann_row.total / merged.top_total, 2)
+    common = standings_simultaneous(host=host, common=True)
+    assert (common.top_total, common.rounds) == (first.played_score, 1)
+    assert common.row_of(ann.pk).total == first.played_score
