@@ -323,7 +323,9 @@ def test_a_licence_that_plays_in_another_room_is_a_conflict(host, director, else
     PlayerFactory(event=host, name="Gil", club="Mtl", licence="L-Gil", table=1)
     with pytest.raises(RoomResultsError) as refused:
         room_results_import(room=remote, raw=results_of(elsewhere), actor=director)
-    assert "already plays in Simultaneous" in refused.value.errors[0]
+    assert refused.value.errors == [
+        "#1 Gil (Mtl), licence L-Gil: that licence already plays in Simultaneous."
+    ]
 
 
 @pytest.mark.parametrize(
@@ -522,7 +524,8 @@ GIL_RULING = ("players", 0, "rulings", 0)
             -1,
             [
                 "game 1, round 1: a whole number of 0 or more, not -1.",
-                "Game 1, round 1: the file played ",
+                "Game 1, round 1: the file played ACCNOOR -> RACCOON H2 0; the simultaneous "
+                "plays ACCNOOR -> RACCOON H2 78. It is not this simultaneous's game.",
             ],
         ),
         (
@@ -716,7 +719,7 @@ def test_new_players_sit_at_their_table_when_it_is_free(host, director, elsewher
     gil.update(series=0)
     hal.update(series=8)
     ivy.update(table=1, series=1)
-    document["players"].append({"name": "Jo", "table": 4, "series": 7, "rulings": []})
+    document["players"].append({"name": "Jo", "table": 4, "series": 7})  # no rulings
     report = room_results_import(room=remote, raw=_file(document), actor=director)
     assert report.added_names == ["Gil", "Hal", "Ivy", "Jo"] and report.players_added == 4
     seated = {p.name: (p.table, p.series) for p in remote.players.all()}
@@ -780,10 +783,15 @@ def test_a_game_imported_to_its_last_round_is_finished_with_the_games_end(host, 
 
 
 def test_a_game_with_no_end_in_its_document_finishes_with_none(host, director) -> None:
-    """A pre-drawn document may stop before the bag is empty, with no end: the game imported
-    to its last round is finished, with no end reason."""
+    """A pre-drawn document may stop before the bag is empty, with no end, and its rounds
+    need not say their leftover or rejected racks: the game imported to its last round is
+    finished, with no end reason, its rounds with no leftover and no rejected rack."""
     drawn = host.games.get().predrawn
-    short = {"tiles": drawn["tiles"], "seed": drawn["seed"], "rounds": drawn["rounds"][:2]}
+    rounds = [
+        {k: v for k, v in r.items() if k not in ("leftover", "rejected")}
+        for r in drawn["rounds"][:2]
+    ]
+    short = {"tiles": drawn["tiles"], "seed": drawn["seed"], "rounds": rounds}
     host = EventFactory(name="Short")
     game_create(event=host, actor=director, source=Game.Source.PREDRAWN, predrawn=short)
     remote = room_create(host=host, name="Montréal", actor=director, remote=True)
@@ -799,6 +807,7 @@ def test_a_game_with_no_end_in_its_document_finishes_with_none(host, director) -
     room_results_import(room=remote, raw=_file(document), actor=director)
     game = remote.games.get()
     assert (game.status, game.end_reason) == (Game.Status.FINISHED, "")
+    assert [(r.leftover, r.rejected) for r in game.rounds.order_by("number")] == [("", [])] * 2
 
 
 def test_a_correction_replaces_its_ruling_and_slip_and_keeps_the_others(
@@ -881,3 +890,49 @@ def test_the_ranking_gives_the_most_rounds_and_tops_any_room_has(host, director)
     common = standings_simultaneous(host=host, common=True)
     assert (common.top_total, common.rounds) == (first.played_score, 1)
     assert common.row_of(ann.pk).total == first.played_score
+
+
+NOT_A_GAME = 'Each game is {"number": N, "rounds": [...]}.'
+
+
+@pytest.mark.parametrize(
+    ("part", "value", "problems"),
+    [
+        ("games", "x", ['"games": a list of the room\'s games.']),
+        (
+            "games",
+            [5, {"number": 2}],
+            ['"games": a whole number of 0 or more, not null.', NOT_A_GAME, NOT_A_GAME],
+        ),
+        (
+            "games",
+            [{"number": "1", "rounds": []}, {"number": 1, "rounds": None}],
+            ['"games": a whole number of 0 or more, not "1".', NOT_A_GAME, NOT_A_GAME],
+        ),
+        ("players", {}, ['"players": a list of the room\'s players.']),
+        (
+            "players",
+            [{"name": ""}, "x", {"name": 5}, {"name": "Jo"}],
+            [
+                "player #1: a player needs a name.",
+                "player #2: a player needs a name.",
+                "player #3: a player needs a name.",
+            ],
+        ),
+        (
+            "players",
+            [{"name": "Jo", "rulings": {}}, {"name": "Kim", "rulings": 5}],
+            ['player #1: "rulings" is a list.', 'player #2: "rulings" is a list.'],
+        ),
+    ],
+)
+def test_a_file_of_the_wrong_shape_lists_every_problem(
+    host, director, elsewhere, part, value, problems
+) -> None:
+    """Each game and each player is read even after a bad one, so that all are listed."""
+    remote = room_create(host=host, name="Montréal", actor=director, remote=True)
+    document = {**room_results(elsewhere), "players": [], part: value}
+    with pytest.raises(RoomResultsError) as refused:
+        room_results_import(room=remote, raw=_file(document), actor=director)
+    assert refused.value.errors == problems
+    assert not Round.objects.filter(game__event=remote).exists()
