@@ -890,6 +890,16 @@ def test_the_ranking_gives_the_most_rounds_and_tops_any_room_has(host, director)
     common = standings_simultaneous(host=host, common=True)
     assert (common.top_total, common.rounds) == (first.played_score, 1)
     assert common.row_of(ann.pk).total == first.played_score
+    # A round in play counts nowhere until it is published.
+    open_round(room.games.get(), now=T0 + dt.timedelta(minutes=10))
+    assert standings_simultaneous(host=host) == merged
+
+
+def test_a_ranking_with_no_player_yet_is_empty(host, director) -> None:
+    room_create(host=host, name="Lyon", actor=director)
+    play(host, {})
+    for common in (False, True):
+        assert standings_simultaneous(host=host, common=common).rows == []
 
 
 NOT_A_GAME = 'Each game is {"number": N, "rounds": [...]}.'
