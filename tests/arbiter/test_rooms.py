@@ -946,3 +946,26 @@ def test_a_file_of_the_wrong_shape_lists_every_problem(
         room_results_import(room=remote, raw=_file(document), actor=director)
     assert refused.value.errors == problems
     assert not Round.objects.filter(game__event=remote).exists()
+
+
+def test_a_slip_in_an_annulled_round_makes_no_player_of_the_game(host, director) -> None:
+    """The host's solo asks 3 players who play the game: Cleo's one slip was in a round her
+    room annulled, so the field has 2 and Ann's lone top is no solo."""
+    from arbiter.services.corrections import round_annul
+
+    room = room_create(host=host, name="Lyon", actor=director)
+    ann, bob = people(host, "Ann", "Bob")
+    (cleo,) = people(room, "Cleo")
+    play(host, {ann: "top", bob: "second"})
+    annulled = open_round(room.games.get())
+    move = host.games.get().predrawn["rounds"][0]
+    slip_submit(
+        player=cleo,
+        round=annulled,
+        word=move["word"],
+        ref=move["ref"],
+        score=move["score"],
+        at=T0 + dt.timedelta(seconds=30),
+    )
+    round_annul(round=annulled, reason="rack called wrongly", actor=director)
+    assert standings_simultaneous(host=host).row_of(ann.pk).solos == 0
