@@ -969,3 +969,48 @@ def test_a_slip_in_an_annulled_round_makes_no_player_of_the_game(host, director)
     )
     round_annul(round=annulled, reason="rack called wrongly", actor=director)
     assert standings_simultaneous(host=host).row_of(ann.pk).solos == 0
+
+
+def test_rounds_the_simultaneous_lacks_or_a_file_older_than_the_import_are_each_said(
+    host, director, elsewhere
+) -> None:
+    remote = room_create(host=host, name="Montréal", actor=director, remote=True)
+    document = room_results(elsewhere)
+    rounds = document["games"][0]["rounds"]
+    elsewhere_game = {**document, "games": [{"number": 3, "rounds": rounds}], "players": []}
+    with pytest.raises(RoomResultsError) as refused:
+        room_results_import(room=remote, raw=_file(elsewhere_game), actor=director)
+    assert refused.value.errors == [
+        "Game 3 has no round 1 in Simultaneous (2026-05-01).",
+        "Game 3 has no round 2 in Simultaneous (2026-05-01).",
+    ]
+    first = {**document, "games": [{"number": 1, "rounds": rounds[:1]}], "players": []}
+    room_results_import(room=remote, raw=_file(first), actor=director)
+    with pytest.raises(RoomResultsError) as refused:
+        room_results_import(room=remote, raw=_file({**first, "games": []}), actor=director)
+    assert refused.value.errors == [
+        "Game 1: the file has 0 rounds, 1 are already imported. Is it an older file?"
+    ]
+
+
+def test_two_rulings_of_one_player_for_a_round_are_said(host, director, elsewhere) -> None:
+    remote = room_create(host=host, name="Montréal", actor=director, remote=True)
+    document = room_results(elsewhere)
+    gil = document["players"][0]
+    gil["rulings"].append(gil["rulings"][1])
+    with pytest.raises(RoomResultsError) as refused:
+        room_results_import(room=remote, raw=_file(document), actor=director)
+    assert refused.value.errors == ["#1 Gil (Mtl), licence L-Gil: two rulings for game 1 round 2."]
+
+
+def test_a_file_over_40_mb_is_refused_before_it_is_read(host, director) -> None:
+    from arbiter.services.rooms import MAX_BYTES
+
+    remote = room_create(host=host, name="Montréal", actor=director, remote=True)
+    assert MAX_BYTES == 40 * 1024 * 1024
+    with pytest.raises(RoomResultsError) as refused:
+        room_results_import(room=remote, raw=b" " * (MAX_BYTES + 1), actor=director)
+    assert refused.value.data == {"code": "bad_file", "errors": ["The file is over 40 MB."]}
+    with pytest.raises(RoomResultsError) as refused:  # 40 MB is not over: it is read
+        room_results_import(room=remote, raw=b" " * MAX_BYTES, actor=director)
+    assert refused.value.errors[0].startswith("Not a JSON file")

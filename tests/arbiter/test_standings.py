@@ -223,6 +223,26 @@ def test_a_category_ranks_its_players_among_themselves_and_keeps_the_overall_ran
     assert standings_event(event=event, category="V").rows == []
 
 
+def test_a_games_standings_take_any_filter_as_the_events_do(event: Event) -> None:
+    """A club, a series, an age category (``PlayerFilter``) filter a game's standings too,
+    with a category on top of them."""
+    from arbiter.selectors.standings import PlayerFilter
+
+    ann, bob = players(event, "Ann", "Bob", category="S1")
+    (cleo,) = players(event, "Cleo", category="S2")
+    game = GameFactory(event=event)
+    r = a_round(game, 1, 40)
+    for player, points in ((ann, 40), (bob, 30), (cleo, 35)):
+        ruled(r, player, points)
+    clubs = PlayerFilter(club="Bob's club")
+    for standings in (
+        standings_game(game=game, only=clubs),
+        standings_event(event=event, only=clubs),
+    ):
+        assert [(x.name, x.rank, x.overall_rank) for x in standings.rows] == [("Bob", 1, 3)]
+    assert standings_game(game=game, category="S2", only=clubs).rows == []
+
+
 def test_ranks_within_a_group_share_equal_totals_and_leave_out_who_has_none() -> None:
     from arbiter.selectors.standings import StandingRow, Standings, ranks_within
 
