@@ -489,6 +489,7 @@ GIL_RULING = ("players", 0, "rulings", 0)
         (("players", 0, "licence"), "L" * 41, ["player #1: a text of at most 40 characters."]),
         (("players", 0, "category"), "S" * 41, ["player #1: a text of at most 40 characters."]),
         (("players", 0, "age_category"), "C" * 17, ["player #1: a text of at most 16 characters."]),
+        (("players", 1, "age_category"), "Martian", ['player #2: unknown age category "Martian".']),
         (("players", 0, "series"), -1, ["player #1: a whole number of 0 or more, not -1."]),
         (("players", 2, "table"), "3", ['player #3: a whole number of 0 or more, not "3".']),
         (("players", 0, "rulings"), {}, ['player #1: "rulings" is a list.']),
