@@ -1015,3 +1015,77 @@ def test_a_file_over_40_mb_is_refused_before_it_is_read(host, director) -> None:
     with pytest.raises(RoomResultsError) as refused:  # 40 MB is not over: it is read
         room_results_import(room=remote, raw=b" " * MAX_BYTES, actor=director)
     assert refused.value.errors[0].startswith("Not a JSON file")
+
+
+def test_an_import_is_audited_with_who_the_files_hash_and_what_it_added(
+    host, director, elsewhere
+) -> None:
+    import hashlib
+
+    remote = room_create(host=host, name="Montréal", actor=director, remote=True)
+    raw = results_of(elsewhere)
+    room_results_import(room=remote, raw=raw, actor=director)
+    entry = AuditEntry.objects.get(event=remote, action="arbiter.room.results_imported")
+    assert entry.actor == director
+    assert entry.data == {
+        "sha256": hashlib.sha256(raw).hexdigest(),
+        "rounds_added": 2,
+        "players_added": 3,
+        "rulings_added": 6,
+        "rulings_changed": 0,
+    }
+
+
+def test_what_is_not_a_room_results_file_is_refused_word_for_word(host, director) -> None:
+    remote = room_create(host=host, name="Montréal", actor=director, remote=True)
+    with pytest.raises(RoomResultsError) as refused:
+        room_results_import(room=remote, raw=b"{", actor=director)
+    assert refused.value.data["code"] == "bad_file"
+    assert refused.value.errors[0].startswith("Not a JSON file: Expecting property name")
+    with pytest.raises(RoomResultsError) as refused:
+        room_results_import(room=remote, raw=b'{"format": "eliot"}', actor=director)
+    assert refused.value.data == {
+        "code": "bad_file",
+        "errors": [
+            'Not a room results file: it starts {"format": "duplicate-room-results", '
+            '"version": 1} (the file a room\'s event page exports).'
+        ],
+    }
+    lyon = room_create(host=host, name="Lyon", actor=director)
+    with pytest.raises(ApplicationError) as refused_room:
+        room_results_import(room=lyon, raw=b"{}", actor=director)
+    assert str(refused_room.value.message) == (
+        "Lyon is not a remote room of a simultaneous event: its results are its own rulings, "
+        "not a file."
+    )
+
+
+def test_a_whole_game_is_drawn_on_the_events_board_from_a_seed_of_32_bits(director) -> None:
+    """Seeds run from 0 to 2**32 - 1 (none: one at random); the game is the engine's, played
+    on the event's board layout, and its creation is audited with who drew it."""
+    from arbiter.state import lexicon_for
+    from engine.board import Layout
+    from engine.game import autoplay
+    from engine.tiles import TileSet
+
+    event = EventFactory(name="Centre", board_layout="tl-centre")
+    for seed in (-1, 2**32):
+        with pytest.raises(ApplicationError) as refused:
+            game_draw_whole(event=event, actor=director, seed=seed)
+        assert str(refused.value.message) == "A seed is a whole number from 0 to 4294967295."
+    game = game_draw_whole(event=event, actor=director, seed=0)
+
+    def drawn(layout: str) -> dict:
+        return dict(
+            autoplay(
+                seed=0,
+                tiles=TileSet.load(event.tile_set),
+                lexicon=lexicon_for(event.lexicon),
+                layout=Layout.load(layout),
+            ).to_document()
+        )
+
+    assert game.seed == 0 and game.predrawn == drawn("tl-centre") != drawn("standard")
+    assert AuditEntry.objects.get(game=game, action="tournament.game.created").actor == director
+    randomly = game_draw_whole(event=event, actor=director)
+    assert randomly.seed is not None and 0 <= randomly.seed < 2**32
