@@ -985,13 +985,15 @@ def test_rounds_the_simultaneous_lacks_or_a_file_older_than_the_import_are_each_
         "Game 3 has no round 1 in Simultaneous (2026-05-01).",
         "Game 3 has no round 2 in Simultaneous (2026-05-01).",
     ]
-    first = {**document, "games": [{"number": 1, "rounds": rounds[:1]}], "players": []}
-    room_results_import(room=remote, raw=_file(first), actor=director)
-    with pytest.raises(RoomResultsError) as refused:
-        room_results_import(room=remote, raw=_file({**first, "games": []}), actor=director)
-    assert refused.value.errors == [
-        "Game 1: the file has 0 rounds, 1 are already imported. Is it an older file?"
-    ]
+    both = {**document, "players": []}
+    room_results_import(room=remote, raw=_file(both), actor=director)
+    first = {**both, "games": [{"number": 1, "rounds": rounds[:1]}]}
+    for older, count in ((first, 1), ({**both, "games": []}, 0)):
+        with pytest.raises(RoomResultsError) as refused:
+            room_results_import(room=remote, raw=_file(older), actor=director)
+        assert refused.value.errors == [
+            f"Game 1: the file has {count} rounds, 2 are already imported. Is it an older file?"
+        ]
 
 
 def test_two_rulings_of_one_player_for_a_round_are_said(host, director, elsewhere) -> None:
