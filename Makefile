@@ -42,11 +42,12 @@ test: $(STAMP)
 	$(PY) -m pytest -q -p no:cacheprovider -m "not postgres"
 	DATABASE_URL="$(TEST_POSTGRES_URL)" $(PY) -m pytest -q -p no:cacheprovider -m postgres
 
-# Mutation testing of the rulings and the standings ([tool.mutmut] in pyproject.toml): mutmut
-# mutates arbiter/rules.py, services/slips.py, services/rulings.py and selectors/standings.py in
-# a copy (mutants/), runs the arbitration tests against each mutant, then bench/mutation.py
-# prints per file the mutants caught out of all (--json for a machine). Not part of `make
-# test`: it takes the best part of an hour on two cores. MUTATION_ARGS="--keep" resumes.
+# Mutation testing of the rulings, the standings and the room results import ([tool.mutmut] in
+# pyproject.toml): mutmut mutates arbiter/rules.py, services/slips.py, services/rulings.py,
+# selectors/standings.py and services/rooms.py in a copy (mutants/), runs the arbitration tests
+# against each mutant, then bench/mutation.py prints per file the mutants caught out of all
+# (--json for a machine). Not part of `make test`: it takes the best part of an hour on two
+# cores. MUTATION_ARGS="--keep" resumes.
 mutation: $(STAMP)
 	$(PY) bench/mutation.py $(MUTATION_ARGS)
 

@@ -256,7 +256,8 @@ def standings_simultaneous(
     if common:
         by_event: dict[int, set[tuple[int, int]]] = {pk: set() for pk in peopled}
         for r in published:
-            by_event.setdefault(r["game__event_id"], set()).add((r["game__number"], r["number"]))
+            if r["game__event_id"] in by_event:  # a room without players holds back nothing
+                by_event[r["game__event_id"]].add((r["game__number"], r["number"]))
         everywhere = set.intersection(*by_event.values()) if by_event else set()
         published = [r for r in published if (r["game__number"], r["number"]) in everywhere]
     counted = [r["pk"] for r in published]

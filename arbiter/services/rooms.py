@@ -32,6 +32,7 @@ from engine.board import Board, Layout
 from engine.game import autoplay
 from engine.move import Move
 from engine.tiles import TileSet, sort_tiles
+from tournament.categories import AGE_CATEGORIES
 from tournament.errors import ApplicationError
 from tournament.models import Event, Game, Player, Round, Ruling, Submission
 from tournament.services.audit import audit_record
@@ -270,6 +271,12 @@ class _Reader:
                 self.problems.append(gettext('%(where)s: "rulings" is a list.') % {"where": where})
                 continue
             series = self._int(p.get("series"), where, optional=True)
+            age_category = self._text(p.get("age_category"), where, limit=16)
+            if age_category and age_category not in AGE_CATEGORIES:
+                self.problems.append(
+                    gettext("%(where)s: unknown age category %(value)s.")
+                    % {"where": where, "value": json.dumps(age_category)}
+                )
             read.append(
                 _FilePlayer(
                     line=line,
@@ -278,7 +285,7 @@ class _Reader:
                     licence=self._text(p.get("licence"), where, limit=40),
                     category=self._text(p.get("category"), where, limit=40),
                     series=series,
-                    age_category=self._text(p.get("age_category"), where, limit=16),
+                    age_category=age_category,
                     table=self._int(p.get("table"), where, optional=True) or None,
                     rulings=tuple(
                         r for r in (self.ruling(d, where) for d in rulings) if r is not None

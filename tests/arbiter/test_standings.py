@@ -223,6 +223,26 @@ def test_a_category_ranks_its_players_among_themselves_and_keeps_the_overall_ran
     assert standings_event(event=event, category="V").rows == []
 
 
+def test_a_games_standings_take_any_filter_as_the_events_do(event: Event) -> None:
+    """A club, a series, an age category (``PlayerFilter``) filter a game's standings too,
+    with a category on top of them."""
+    from arbiter.selectors.standings import PlayerFilter
+
+    ann, bob = players(event, "Ann", "Bob", category="S1")
+    (cleo,) = players(event, "Cleo", category="S2")
+    game = GameFactory(event=event)
+    r = a_round(game, 1, 40)
+    for player, points in ((ann, 40), (bob, 30), (cleo, 35)):
+        ruled(r, player, points)
+    clubs = PlayerFilter(club="Bob's club")
+    for standings in (
+        standings_game(game=game, only=clubs),
+        standings_event(event=event, only=clubs),
+    ):
+        assert [(x.name, x.rank, x.overall_rank) for x in standings.rows] == [("Bob", 1, 3)]
+    assert standings_game(game=game, category="S2", only=clubs).rows == []
+
+
 def test_ranks_within_a_group_share_equal_totals_and_leave_out_who_has_none() -> None:
     from arbiter.selectors.standings import StandingRow, Standings, ranks_within
 
@@ -252,3 +272,39 @@ def test_ranks_within_a_group_share_equal_totals_and_leave_out_who_has_none() ->
         rows=[row(1, 90, 2), row(2, 80, 1), row(3, 80, 2), row(4, 80, 2), row(5, 70, None)],
     )
     assert ranks_within(standings, lambda r: r.series) == {1: 1, 3: 2, 4: 2, 2: 1}
+
+
+def test_a_category_and_a_filter_together_keep_who_fits_all_of_them(event: Event) -> None:
+    """With a category on top of a club, a series and an age category, only the player who
+    fits all four is shown, ranked among them, with the overall rank, licence, series and age
+    category of the registration."""
+    from arbiter.selectors.standings import PlayerFilter
+
+    game = GameFactory(event=event)
+    r = a_round(game, 1, 40)
+    fits = {"category": "S1", "club": "A", "series": 1, "age_category": "Cadet"}
+    registered = [
+        ("Ann", 10, {}),
+        ("Bob", 40, {"age_category": ""}),
+        ("Cleo", 35, {"series": 2}),
+        ("Dan", 30, {"club": "B"}),
+        ("Eve", 20, {"category": "S2"}),
+    ]
+    for i, (name, points, other) in enumerate(registered, start=1):
+        player = PlayerFactory(
+            event=event, name=name, table=i, licence=f"L-{name}", **{**fits, **other}
+        )
+        ruled(r, player, points)
+    only = PlayerFilter(club="A", series=1, age_category="Cadet")
+    for standings in (
+        standings_event(event=event, category="S1", only=only),
+        standings_game(game=game, category="S1", only=only),
+    ):
+        assert [
+            (x.name, x.rank, x.overall_rank, x.licence, x.series, x.age_category)
+            for x in standings.rows
+        ] == [("Ann", 1, 5, "L-Ann", 1, "Cadet")]
+    by_series = standings_event(event=event, only=PlayerFilter(series=1))
+    assert [x.name for x in by_series.rows] == ["Bob", "Dan", "Eve", "Ann"]
+    by_age = standings_event(event=event, only=PlayerFilter(age_category="Cadet"))
+    assert [x.name for x in by_age.rows] == ["Cleo", "Dan", "Eve", "Ann"]
