@@ -38,6 +38,12 @@ def player_filter_parse(query: Mapping[str, str]) -> PlayerFilter:
     )
 
 
+def common_rounds_asked(query: Mapping[str, str]) -> bool:
+    """``?common=1`` (or on, true, yes): a simultaneous's ranking on the rounds every room has
+    published (the rooms page, its downloads and the API read it so)."""
+    return query.get("common", "") in {"1", "on", "true", "yes"}
+
+
 def player_filter_query(only: PlayerFilter) -> str:
     """The query string of a filter (``""`` for none), to carry it from a page to its data."""
     pairs = [

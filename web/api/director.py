@@ -81,7 +81,7 @@ from web.permissions import (
     event_access,
     event_role,
 )
-from web.standings_filter import PARAMETERS, player_filter_parse
+from web.standings_filter import PARAMETERS, common_rounds_asked, player_filter_parse
 
 _ERRORS = {
     400: OpenApiResponse(StaffErrorSerializer, description="Refused: the detail says why."),
@@ -457,7 +457,7 @@ class SimultaneousStandingsView(APIView):
     def get(self, request: Request, slug: str) -> Response:
         _, event = _event(request, slug, STAFF)
         only = _only(request)
-        common = request.query_params.get("common", "") in {"1", "true", "yes", "on"}
+        common = common_rounds_asked(request.query_params)
         host = host_of(event)
         standings = standings_simultaneous_live(host=host, only=only, common=common)
         return Response(

@@ -28,7 +28,7 @@ from tournament.selectors import host_of
 from tournament.services.rooms import room_create
 from web.console.setup import form_error, readable
 from web.permissions import DIRECTOR, STAFF, AuthenticatedHttpRequest, event_role, event_roles
-from web.standings_filter import player_filter_parse, player_filter_query
+from web.standings_filter import common_rounds_asked, player_filter_parse, player_filter_query
 
 REFRESH_SECONDS = 20  # the ranking page reloads itself: the rooms publish at their own pace
 
@@ -46,10 +46,6 @@ class RoomResultsForm(forms.Form):
     file = forms.FileField(label=_("Room results file (.json)"))
 
 
-def _common(request: HttpRequest) -> bool:
-    return request.GET.get("common", "") in {"1", "on", "true", "yes"}
-
-
 @event_roles(*STAFF)
 @require_GET
 def simultaneous_page(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
@@ -60,7 +56,7 @@ def simultaneous_page(request: AuthenticatedHttpRequest, slug: str) -> HttpRespo
     except ApplicationError as exc:
         messages.error(request, readable(exc.message))
         return redirect("console:simultaneous", slug=slug)
-    common = _common(request)
+    common = common_rounds_asked(request.GET)
     everyone = Player.objects.filter(event__in=[host, *host.rooms.all()])
     clubs = sorted(set(everyone.exclude(club="").values_list("club", flat=True)))
     return render(

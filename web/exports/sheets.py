@@ -89,12 +89,12 @@ RANKING_HEADER = [  # a simultaneous event's one ranking over every room
     gettext_noop("Penalties"),
     gettext_noop("Status"),
 ]
-RANKING_NOTES = {  # the ranking's own meaning of two columns (column index: note)
-    8: gettext_noop(
+RANKING_NOTES = {  # the ranking's own meaning of two columns (header: note)
+    "Rounds": gettext_noop(
         "The rounds that count for the player: those their room has published (or, for the "
         "ranking on the common rounds, those every room has published)."
     ),
-    13: gettext_noop(
+    "Solos": gettext_noop(
         "The solo bonus points over the whole field: the player alone, of all the rooms, "
         "found the top (a room's own standings count its own solos)."
     ),
@@ -208,8 +208,9 @@ def ranking_sheet(standings: Standings, *, title: str | None = None) -> Sheet:
         title=title or gettext("Ranking"),
         header=_in_language(RANKING_HEADER),
         rows=rows(),
-        formats={10: PERCENT},
-        notes=column_notes(RANKING_HEADER) | {i: gettext(n) for i, n in RANKING_NOTES.items()},
+        formats={RANKING_HEADER.index("Top %"): PERCENT},
+        notes=column_notes(RANKING_HEADER)
+        | {RANKING_HEADER.index(name): gettext(n) for name, n in RANKING_NOTES.items()},
     )
 
 

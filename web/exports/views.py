@@ -39,7 +39,7 @@ from web.exports import (
 from web.exports.jobs import export_job_request
 from web.inputs import INT32_MAX, Bounds, integer_parse
 from web.permissions import STAFF, EventRolePermission, event_roles, event_visible_or_404
-from web.standings_filter import player_filter_parse
+from web.standings_filter import common_rounds_asked, player_filter_parse
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 ZIP = "application/zip"
@@ -136,10 +136,6 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     return _csv_attachment(out, f"{event.slug}-standings.csv")
 
 
-def _common(request: HttpRequest) -> bool:
-    return request.GET.get("common", "") in {"1", "on", "true", "yes"}
-
-
 @event_roles(*STAFF)
 @require_GET
 def ranking_csv(request: HttpRequest, slug: str) -> HttpResponse:
@@ -150,7 +146,7 @@ def ranking_csv(request: HttpRequest, slug: str) -> HttpResponse:
     if isinstance(only, HttpResponse):
         return only
     out = io.StringIO()
-    ranking_csv_write(host=host, out=out, only=only, common=_common(request))
+    ranking_csv_write(host=host, out=out, only=only, common=common_rounds_asked(request.GET))
     return _csv_attachment(out, f"{host.slug}-ranking.csv")
 
 
@@ -162,7 +158,7 @@ def ranking_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
     only = _only(request)
     if isinstance(only, HttpResponse):
         return only
-    body = ranking_workbook_bytes(host=host, only=only, common=_common(request))
+    body = ranking_workbook_bytes(host=host, only=only, common=common_rounds_asked(request.GET))
     return _attachment(body, f"{host.slug}-ranking.xlsx", XLSX)
 
 
