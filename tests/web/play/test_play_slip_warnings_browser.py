@@ -38,7 +38,8 @@ def horn_played(player_count: int = 2) -> tuple[Game, list[Player]]:
 
 
 def test_the_phone_warns_of_an_unmarked_blank_in_french_and_sends_when_asked(
-    browser, live_server
+    browser,  # noqa: F811
+    live_server,
 ) -> None:
     game, players = horn_played()
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="fr-FR")
