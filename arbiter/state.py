@@ -87,17 +87,21 @@ class LexiconInfo:
     status: str  # a WordList status; "ready" for a list on the server
     progress: int
     message: str = ""  # an uploaded list's: the compile's step, what it left out, or why it failed
+    builtin: bool = False  # a list offered out of the box (the open French list): not the ODS
 
     @property
     def label(self) -> str:
-        """``word list ODS (411,430 words)``, as the pages, the screen and the exports say it."""
+        """``word list ODS (411,430 words)``, as the pages, the screen and the exports say it;
+        a list offered out of the box says it is not the ODS."""
         if self.words is None:
-            return gettext("word list %(name)s") % {"name": self.name}
-        return ngettext(
-            "word list %(name)s (%(words)s word)",
-            "word list %(name)s (%(words)s words)",
-            self.words,
-        ) % {"name": self.name, "words": number_format(self.words, force_grouping=True)}
+            said = gettext("word list %(name)s") % {"name": self.name}
+        else:
+            said = ngettext(
+                "word list %(name)s (%(words)s word)",
+                "word list %(name)s (%(words)s words)",
+                self.words,
+            ) % {"name": self.name, "words": number_format(self.words, force_grouping=True)}
+        return said + (gettext(", not the ODS") if self.builtin else "")
 
 
 def lexicon_title(name: str) -> str:
@@ -124,7 +128,12 @@ def lexicon_info(name: str) -> LexiconInfo:
     if word_list is None:
         return LexiconInfo(name, None, WordList.Status.FAILED, 0)
     return LexiconInfo(
-        word_list.name, word_list.words, word_list.status, word_list.progress, word_list.message
+        word_list.name,
+        word_list.words,
+        word_list.status,
+        word_list.progress,
+        word_list.message,
+        bool(word_list.builtin),
     )
 
 

@@ -108,9 +108,16 @@ class Lexicon:
 
     @classmethod
     def load(cls, source: str = DEFAULT, *, progress: Progress | None = None) -> Lexicon:
-        """The ENABLE list by name, or any word list from a file (gzip accepted; the words are
-        read as ``engine.wordlist`` says). ``progress``, if given, hears how a compile goes
-        (a list not in the disk cache yet) and the list is loaded anew from the disk."""
+        """The ENABLE list by name, a list built from an installed dictionary by its key
+        (``engine.lists.BUILTIN``: ``grammalecte-fr``), or any word list from a file (gzip
+        accepted; the words are read as ``engine.wordlist`` says). ``progress``, if given,
+        hears how a build and a compile go (a list not in the disk cache yet) and the list is
+        loaded anew from the disk."""
+        from engine.lists import BUILTIN  # a list built from an installed dictionary
+
+        if source in BUILTIN:
+            building = None if progress is None else _step(progress, "building the list")
+            source = str(BUILTIN[source].file(cache_dir() / "lists", building))
         key = source if source == DEFAULT else str(Path(source).resolve())
         return _load_cached(key) if progress is None else _load(key, progress)
 
@@ -429,6 +436,10 @@ def _phase(progress: Progress | None, index: int) -> Callable[[float], None] | N
     return lambda fraction: progress(name, before + share * fraction)
 
 
+def _step(progress: Progress, name: str) -> Callable[[float], None]:
+    return lambda fraction: progress(name, fraction)
+
+
 def _load(source: str, progress: Progress | None = None) -> Lexicon:
     name, data = _read_source(source)
     key = hashlib.sha256(data + f"/format{FORMAT}".encode()).hexdigest()
@@ -466,7 +477,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--warm", action="store_true", help="compile the lexicon into the disk cache"
     )
-    parser.add_argument("--lexicon", default=DEFAULT, help="enable (default) or a word-list file")
+    parser.add_argument(
+        "--lexicon", default=DEFAULT, help="enable (default), grammalecte-fr or a word-list file"
+    )
     args = parser.parse_args(argv)
     shown = [-1]
 

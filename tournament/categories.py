@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from django.utils.translation import gettext
+
 SERIES_MIN, SERIES_MAX = 1, 7
 AGE_CATEGORIES = (
     "Poussin",
@@ -43,7 +45,10 @@ def age_category_parse(text: str) -> str:
         return ""
     name = _BY_FOLDED.get(_folded(text))
     if name is None:
-        raise ValueError(f"age category {text.strip()!r} is not one of {', '.join(AGE_CATEGORIES)}")
+        raise ValueError(
+            gettext("age category %(value)r is not one of %(known)s")
+            % {"value": text.strip(), "known": ", ".join(AGE_CATEGORIES)}
+        )
     return name
 
 
@@ -53,11 +58,14 @@ def series_parse(value: object) -> int | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     if isinstance(value, bool):
-        raise ValueError(f"series {value!r} is not a series (1 to 7)")
+        raise ValueError(gettext("series %(value)r is not a series (1 to 7)") % {"value": value})
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     text = str(value).strip()
     digits = text[1:] if text[:1] in ("S", "s") else text
     if not digits.isdigit() or not SERIES_MIN <= int(digits) <= SERIES_MAX:
-        raise ValueError(f"series {text!r} is not a series ({SERIES_MIN} to {SERIES_MAX})")
+        raise ValueError(
+            gettext("series %(value)r is not a series (%(low)s to %(high)s)")
+            % {"value": text, "low": SERIES_MIN, "high": SERIES_MAX}
+        )
     return int(digits)

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from tournament.errors import ApplicationError
 
 EMPTY_TABLE = "--table vide--"
@@ -38,38 +40,57 @@ def sigles_lines(results: Sequence[ResultLine], *, key: str = "table") -> bytes:
     name cannot be written, who has no table (or licence, when keyed by licence), or who
     shares a table or licence with another."""
     if key not in KEYS:
-        raise ApplicationError(f"Unknown SIGLES key {key!r}: {' or '.join(KEYS)}.")
+        raise ApplicationError(
+            gettext("Unknown SIGLES key %(key)r: %(keys)s.")
+            % {"key": key, "keys": " | ".join(KEYS)}
+        )
     problems = []
     for r in results:
         if '"' in r.name:
-            problems.append(f'{r.name}: a name with a double quote (") breaks the line')
+            problems.append(
+                gettext('%(name)s: a name with a double quote (") breaks the line')
+                % {"name": r.name}
+            )
         try:
             r.name.encode("latin-1")
         except UnicodeEncodeError:
-            problems.append(f"{r.name}: the name has a letter that Latin-1 cannot write")
+            problems.append(
+                gettext("%(name)s: the name has a letter that Latin-1 cannot write")
+                % {"name": r.name}
+            )
     if key == "table":
         seen: dict[int, str] = {}
         for r in results:
             if r.table is None:
-                problems.append(f"{r.name} has no table number")
+                problems.append(gettext("%(name)s has no table number") % {"name": r.name})
             elif r.table in seen:
-                problems.append(f"{r.name} and {seen[r.table]} share table {r.table}")
+                problems.append(
+                    gettext("%(name)s and %(other)s share table %(table)s")
+                    % {"name": r.name, "other": seen[r.table], "table": r.table}
+                )
             else:
                 seen[r.table] = r.name
     else:
         licences: dict[str, str] = {}
         for r in results:
             if not r.licence:
-                problems.append(f"{r.name} has no licence number")
+                problems.append(gettext("%(name)s has no licence number") % {"name": r.name})
             elif r.licence in licences:
-                problems.append(f"{r.name} and {licences[r.licence]} share licence {r.licence}")
+                problems.append(
+                    gettext("%(name)s and %(other)s share licence %(licence)s")
+                    % {"name": r.name, "other": licences[r.licence], "licence": r.licence}
+                )
             elif '"' in r.licence or not r.licence.isascii():
-                problems.append(f"{r.name}: licence {r.licence!r} cannot be written")
+                problems.append(
+                    gettext("%(name)s: licence %(licence)r cannot be written")
+                    % {"name": r.name, "licence": r.licence}
+                )
             else:
                 licences[r.licence] = r.name
     if problems:
         raise ApplicationError(
-            "The SIGLES file cannot be written: " + "; ".join(problems) + ".",
+            gettext("The SIGLES file cannot be written: %(problems)s.")
+            % {"problems": gettext("; ").join(problems)},
             data={"problems": problems},
         )
     lines = []

@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponseBase
 from django.utils import translation
+from django.utils.translation import gettext
 from django.views.i18n import JavaScriptCatalog
 
 from tournament.models import Event
@@ -40,7 +41,7 @@ def javascript_catalog(request: HttpRequest, language: str) -> HttpResponseBase:
     language it was rendered in, so a phone's script speaks as its page does (the event's
     language), whatever the request's own cookie or browser say."""
     if language not in dict(settings.LANGUAGES):
-        raise Http404("No such language.")
+        raise Http404(gettext("No such language."))
     with translation.override(language):
         response = _CATALOG(request)
         response["Cache-Control"] = "public, max-age=3600"

@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 BIGINT_MAX = 2**63 - 1
 
@@ -52,7 +54,12 @@ class Bounds:
         """Why ``number`` is refused for ``field`` (a sentence naming it), or None."""
         if self.minimum <= number <= self.maximum:
             return None
-        return f"{field} must be between {self.minimum} and {self.maximum}, not {number}."
+        return gettext("%(field)s must be between %(low)s and %(high)s, not %(number)s.") % {
+            "field": field,
+            "low": self.minimum,
+            "high": self.maximum,
+            "number": number,
+        }
 
 
 def integer_parse(field: str, text: str, bounds: Bounds) -> int:
@@ -61,10 +68,19 @@ def integer_parse(field: str, text: str, bounds: Bounds) -> int:
     value = text.strip()
     if not _ASCII_INTEGER.fullmatch(value):
         if value and all(c.isdigit() or c in "+-" for c in value):
-            raise ValueError(f"{field} must be written with the digits 0-9, not {value!r}.")
-        raise ValueError(f"{field} must be a whole number, not {value!r}.")
+            raise ValueError(
+                gettext("%(field)s must be written with the digits 0-9, not %(value)r.")
+                % {"field": field, "value": value}
+            )
+        raise ValueError(
+            gettext("%(field)s must be a whole number, not %(value)r.")
+            % {"field": field, "value": value}
+        )
     if len(value) > 100:  # no need to read 5,000 digits to know they are out of bounds
-        raise ValueError(f"{field} must be between {bounds.minimum} and {bounds.maximum}.")
+        raise ValueError(
+            gettext("%(field)s must be between %(low)s and %(high)s.")
+            % {"field": field, "low": bounds.minimum, "high": bounds.maximum}
+        )
     number = int(value)
     problem = bounds.problem(field, number)
     if problem is not None:

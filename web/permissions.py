@@ -32,6 +32,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponseBase
 from django.utils import timezone
+from django.utils.translation import gettext
 from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.request import Request
 
@@ -65,8 +66,11 @@ def role_require(user: User | AnonymousUser, event: Event, *roles: str) -> str:
     """The user's role in the event if it is one of ``roles``; PermissionDenied otherwise."""
     role = event_role(user, event)
     if role not in roles:
-        wanted = " or ".join(roles)
-        raise PermissionDenied(f"This needs the {wanted} role in {event.name}.")
+        wanted = gettext(" or ").join(str(EventRole.Role(r).label).lower() for r in roles)
+        raise PermissionDenied(
+            gettext("This needs the %(role)s role in %(event)s.")
+            % {"role": wanted, "event": event.name}
+        )
     return role
 
 
@@ -75,7 +79,7 @@ def event_visible_or_404(request: HttpRequest, slug: str) -> Event:
     role in it), with its players and games; a 404 otherwise, as if it did not exist."""
     event = event_get_visible(user=request.user, slug=slug)
     if event is None:
-        raise Http404("No such event, or you have no role in it.")
+        raise Http404(gettext("No such event, or you have no role in it."))
     return event
 
 
@@ -92,10 +96,13 @@ def event_access(user: User | AnonymousUser | Any, slug: str, roles: tuple[str, 
     event = Event.objects.filter(slug=slug).first()
     role = None if event is None else event_role(user, event)
     if event is None or role is None:
-        raise Http404("No such event, or you have no role in it.")
+        raise Http404(gettext("No such event, or you have no role in it."))
     if role not in roles:
-        wanted = " or ".join(roles)
-        raise PermissionDenied(f"This needs the {wanted} role in {event.name}.")
+        wanted = gettext(" or ").join(str(EventRole.Role(r).label).lower() for r in roles)
+        raise PermissionDenied(
+            gettext("This needs the %(role)s role in %(event)s.")
+            % {"role": wanted, "event": event.name}
+        )
     event_time_zone_activate(event)
     return role
 

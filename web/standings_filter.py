@@ -24,7 +24,9 @@ def player_filter_parse(query: Mapping[str, str]) -> PlayerFilter:
     text = {key: query.get(key, "").strip() for key in PARAMETERS}
     for key, value in text.items():
         if len(value) > 120:
-            raise ApplicationError(f"The {key} filter is longer than 120 characters.")
+            raise ApplicationError(
+                gettext("The %(key)s filter is longer than 120 characters.") % {"key": key}
+            )
     try:
         series = series_parse(text["series"])
         age_category = age_category_parse(text["age_category"])

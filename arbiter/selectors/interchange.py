@@ -17,6 +17,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from django.utils.translation import gettext
+
+from arbiter.reasons import error_text
 from arbiter.rules import PLACED_CODES, RoundJudge
 from arbiter.selectors.standings import Standings, standings_event, standings_game
 from arbiter.services.rulings import judge_for, slip_of
@@ -72,7 +75,10 @@ def eliot_game_of(game: Game) -> EliotGame:
     try:
         placed = placements([round_record(r) for r in rounds], Layout.load(game.board_layout))
     except EngineError as exc:
-        raise ApplicationError(f"Game {game.number}: the rounds do not replay: {exc}") from None
+        raise ApplicationError(
+            gettext("Game %(game)s: the rounds do not replay: %(why)s")
+            % {"game": game.number, "why": error_text(exc, gettext)}
+        ) from None
     turns = []
     kept: str | None = None
     for r, placement in zip(rounds, placed, strict=True):
@@ -199,7 +205,10 @@ def gcg_text(game: Game) -> str:
             notes=notes,
         )
     except EngineError as exc:
-        raise ApplicationError(f"Game {game.number}: the rounds do not replay: {exc}") from None
+        raise ApplicationError(
+            gettext("Game %(game)s: the rounds do not replay: %(why)s")
+            % {"game": game.number, "why": error_text(exc, gettext)}
+        ) from None
 
 
 def _results(standings: Standings, tables: dict[int, int]) -> list[ResultLine]:

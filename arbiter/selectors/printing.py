@@ -14,7 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Count, Q
+from django.utils.translation import gettext
 
+from arbiter.reasons import error_text
 from arbiter.selectors.standings import PlayerFilter, StandingRow, standings_game
 from engine.board import Board, Layout
 from engine.errors import EngineError
@@ -60,7 +62,10 @@ def game_sheet(game: Game) -> list[SheetRound]:
                 placed = board.play(Move.from_ref(r.played_ref, r.played_word))
             except EngineError as exc:
                 raise ApplicationError(
-                    f"Game {game.number}, round {r.number}: the top does not go on the board: {exc}"
+                    gettext(
+                        "Game %(game)s, round %(round)s: the top does not go on the board: %(why)s"
+                    )
+                    % {"game": game.number, "round": r.number, "why": error_text(exc, gettext)}
                 ) from None
         cumulative += r.played_score or 0
         sheet.append(

@@ -10,6 +10,7 @@ from typing import Literal
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils.translation import gettext
 
 from arbiter.selectors.console import double_entry_mismatches
 from arbiter.services.slips import Existing, SlipRefused, slip_submit
@@ -26,18 +27,24 @@ def slip_check_resolve(*, round: Round, check: int, kept: Kept, actor: User) -> 
     second is kept, else None."""
     round = Round.objects.select_for_update().select_related("game__event").get(pk=round.pk)
     if kept not in ("first", "second"):
-        raise SlipRefused(f"Keep the first entry or the second, not {kept!r}.")
+        raise SlipRefused(
+            gettext("Keep the first entry or the second, not %(kept)r.") % {"kept": kept}
+        )
     mismatch = next((m for m in double_entry_mismatches(round=round) if m.check == check), None)
     if mismatch is None:
         raise SlipRefused(
-            f"No open double-entry mismatch {check} in round {round.number}: "
-            "it may have been resolved already.",
+            gettext(
+                "No open double-entry mismatch %(check)s in round %(round)s: "
+                "it may have been resolved already."
+            )
+            % {"check": check, "round": round.number},
             data={"code": "no_mismatch"},
         )
     chosen = mismatch.first if kept == "first" else mismatch.second
     if chosen is None:
         raise SlipRefused(
-            f"Table {mismatch.table} has no first entry to keep: keep the second.",
+            gettext("Table %(table)s has no first entry to keep: keep the second.")
+            % {"table": mismatch.table},
             data={"code": "no_first_entry"},
         )
     slip = None

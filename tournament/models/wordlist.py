@@ -41,6 +41,12 @@ class WordList(models.Model):
     Status = WordListStatus
 
     name = models.CharField(max_length=100)
+    builtin = models.CharField(
+        max_length=32,
+        blank=True,
+        help_text="A list offered out of the box (engine.lists.BUILTIN: 'grammalecte-fr'), "
+        "built from an installed dictionary by the compile; empty for an uploaded list.",
+    )
     sha256 = models.CharField(max_length=64)
     tile_set = models.CharField(max_length=8, choices=TileSet.choices)
     file_name = models.CharField(max_length=200)

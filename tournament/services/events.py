@@ -11,10 +11,13 @@ from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext
 
+from engine.lists import GRAMMALECTE_FR
 from tournament.errors import ApplicationError
 from tournament.models import Event, EventRole, WordList
+from tournament.models.choices import TileSet
 from tournament.selectors import host_of
 from tournament.services.audit import audit_record
+from tournament.services.word_lists import BUILTIN_PREFIX, word_list_builtin
 
 RESERVED_SLUGS = {"new"}  # /events/new/ is the page that creates an event
 
@@ -86,15 +89,23 @@ def _rooms_rules_follow(host: Event, values: dict[str, Any]) -> None:
         Event.objects.filter(host=host).update(**shared)
 
 
-def _policy_checked(values: dict[str, Any]) -> dict[str, Any]:
-    """The policy values, once they name only rules of the policy and a known lexicon."""
+# The tiles of the lists on the server whose language is known: an event's tiles must agree.
+SERVER_LIST_TILES = {"enable": "en"}
+
+
+def _policy_checked(values: dict[str, Any], actor: User | None) -> dict[str, Any]:
+    """The policy values, once they name only rules of the policy and a known lexicon. A list
+    offered out of the box (``builtin:grammalecte-fr``) is made ready to compile and named by
+    its row (``upload:<id>``)."""
     unknown = set(values) - set(POLICY_FIELDS)
     if unknown:
         raise ApplicationError(
             gettext("Not a rule of the policy: %(rules)s.") % {"rules": ", ".join(sorted(unknown))}
         )
     lexicon = values.get("lexicon")
-    if lexicon is not None and lexicon not in settings.LEXICONS:
+    if isinstance(lexicon, str) and lexicon.startswith(BUILTIN_PREFIX):
+        values["lexicon"] = word_list_builtin(key=lexicon, actor=actor).key
+    elif lexicon is not None and lexicon not in settings.LEXICONS:
         list_id = WordList.id_of(lexicon)
         if list_id is None or not WordList.objects.filter(pk=list_id).exists():
             known = ", ".join(sorted(settings.LEXICONS))
@@ -109,7 +120,8 @@ def _policy_checked(values: dict[str, Any]) -> dict[str, Any]:
 
 
 def _lexicon_fits(event: Event) -> None:
-    """An uploaded list is checked against one tile set: the event must play that set."""
+    """A list is for one tile set (an uploaded list was checked against it, ENABLE is English,
+    the open French list French): the event must play that set, never silently another."""
     list_id = WordList.id_of(event.lexicon)
     word_list = None if list_id is None else WordList.objects.filter(pk=list_id).first()
     if word_list is not None and word_list.tile_set != event.tile_set:
@@ -123,7 +135,25 @@ def _lexicon_fits(event: Event) -> None:
                 "name": word_list.name,
                 "list_tiles": word_list.get_tile_set_display(),
                 "event_tiles": event.get_tile_set_display(),
-            }
+            },
+            data={"code": "lexicon_tiles_mismatch", "field": "lexicon"},
+        )
+    tiles = SERVER_LIST_TILES.get(event.lexicon)
+    if tiles is not None and tiles != event.tile_set:
+        raise ApplicationError(
+            gettext(
+                "The word list %(name)s is for the %(list_tiles)s; this event plays the "
+                "%(event_tiles)s: choose a list for these tiles (for French tiles, the open "
+                "French list %(french)s, which is not the ODS, or your club's ODS uploaded "
+                "in the set-up)."
+            )
+            % {
+                "name": event.lexicon,
+                "list_tiles": TileSet(tiles).label,
+                "event_tiles": event.get_tile_set_display(),
+                "french": GRAMMALECTE_FR.name,
+            },
+            data={"code": "lexicon_tiles_mismatch", "field": "lexicon"},
         )
 
 
@@ -150,7 +180,7 @@ def event_create(
     name = name.strip()
     if not name:
         raise ApplicationError(gettext("An event needs a name."))
-    _policy_checked(policy)
+    _policy_checked(policy, actor)
     if slug is not None and Event.objects.filter(slug=slug).exists():
         raise ApplicationError(
             gettext("The address '%(slug)s' is taken by another event.") % {"slug": slug}
@@ -185,7 +215,7 @@ def event_create(
 def event_policy_update(*, event: Event, actor: User | None, **values: Any) -> Event:
     """Change the event's rules policy (round time, grace, warnings, penalties, solo, tiles,
     lexicon, board). Games already created keep the tiles, lexicon and board they started with."""
-    _policy_checked(values)
+    _policy_checked(values, actor)
     event = Event.objects.select_for_update().get(pk=event.pk)
     _shared_rules_guard(event, values)
     before = {k: getattr(event, k) for k in values}

@@ -32,6 +32,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from engine.errors import LexiconError, WordListError
 from engine.lexicon import Lexicon
+from engine.lists import BUILTIN
 from engine.tiles import TileSet as EngineTileSet
 from engine.wordlist import read_list
 from tournament.errors import ApplicationError
@@ -46,6 +47,7 @@ NAME_MAX = 100
 
 # The engine's steps of a compile (engine.lexicon's progress), as the page says them.
 STEPS = {
+    "building the list": gettext_lazy("Building the list from the dictionary"),
     "reading the words": gettext_lazy("Reading the words"),
     "the DAWG": gettext_lazy("Building the word graph"),
     "the GADDAG": gettext_lazy("Building the move graph"),
@@ -194,6 +196,47 @@ def word_list_upload(
     return word_list, True
 
 
+BUILTIN_PREFIX = "builtin:"  # a list offered out of the box, before its row exists
+
+
+def word_list_builtin(*, key: str, actor: User | AnonymousUser | None) -> WordList:
+    """The row of a list offered out of the box (``engine.lists.BUILTIN``), made and queued
+    for its build and compile the first time a director chooses it (again if it failed, or if
+    the installed dictionary's version changed)."""
+    builtin = BUILTIN.get(key.removeprefix(BUILTIN_PREFIX))
+    if builtin is None:
+        raise ApplicationError(_("Unknown word list %(key)r.") % {"key": key})
+    user = actor if isinstance(actor, AbstractBaseUser) else None
+    with transaction.atomic():
+        rows = WordList.objects.select_for_update().filter(
+            sha256=builtin.fingerprint, tile_set=builtin.tile_set
+        )
+        word_list = rows.first()
+        if word_list is not None and word_list.status != WordList.Status.FAILED:
+            return word_list
+        if word_list is None:
+            try:
+                with transaction.atomic():
+                    word_list = WordList.objects.create(
+                        name=builtin.name,
+                        builtin=builtin.key,
+                        sha256=builtin.fingerprint,
+                        tile_set=builtin.tile_set,
+                        file_name=builtin.file_name,
+                        size=0,
+                        uploaded_by=user,
+                    )
+            except IntegrityError:  # chosen at the same moment by another director
+                return WordList.objects.get(sha256=builtin.fingerprint, tile_set=builtin.tile_set)
+        else:
+            WordList.objects.filter(pk=word_list.pk).update(
+                status=WordList.Status.QUEUED, progress=0, message="", started_at=None
+            )
+            word_list.refresh_from_db()
+        word_list_queue(word_list)
+    return word_list
+
+
 def word_list_queue(word_list: WordList) -> None:
     """Send the list's compile to a worker once the transaction commits."""
     from tournament import tasks  # tasks import services: import late, once Celery is set up
@@ -234,8 +277,18 @@ def word_list_compile(*, word_list_id: int, now: dt.datetime | None = None) -> W
             shown.append(now)
             _report(word_list.pk, *now)
 
+    compiling = progress
     try:
-        lexicon = Lexicon.load(str(word_list.path), progress=progress)
+        if word_list.builtin:  # a list offered out of the box: built from its dictionary first
+            BUILTIN[word_list.builtin].file(
+                word_lists_dir(), lambda fraction: progress("building the list", fraction * 0.4)
+            )
+            WordList.objects.filter(pk=word_list.pk).update(size=word_list.path.stat().st_size)
+
+            def compiling(step: str, fraction: float) -> None:
+                progress(step, 0.4 + fraction * 0.6)
+
+        lexicon = Lexicon.load(str(word_list.path), progress=compiling)
     except LexiconError as exc:
         log.warning("word list %s failed to compile: %s", word_list.pk, exc)
         WordList.objects.filter(pk=word_list.pk).update(

@@ -9,32 +9,49 @@ from django import forms
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.forms.models import fields_for_model, model_to_dict
+from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from engine.lists import BUILTIN
 from tournament.categories import SERIES_MAX, SERIES_MIN
 from tournament.models import Event, EventRole, Game, WordList
 from tournament.models.choices import Language
 from tournament.models.event import time_zone_default, time_zones
 from tournament.services.events import POLICY_FIELDS
+from tournament.services.word_lists import BUILTIN_PREFIX
 from web.inputs import INT32_MAX, INT32_MIN
 
 
 def _lexicons() -> list[tuple[str, str]]:
-    """The lists an event may play: those on the server, then those uploaded (not failed)."""
+    """The lists an event may play: those on the server, those offered out of the box (the
+    open French list, said plainly not to be the ODS), then those uploaded (not failed)."""
     uploaded = WordList.objects.exclude(status=WordList.Status.FAILED).order_by("name", "id")
-    return [(name, name) for name in sorted(settings.LEXICONS)] + [
+    offered = {w.builtin: w for w in uploaded if w.builtin}
+    choices = [(name, name) for name in sorted(settings.LEXICONS)]
+    for key, builtin in BUILTIN.items():
+        row = offered.get(key)
+        label = gettext("%(name)s: open French list, not the ODS (French tiles)") % {
+            "name": builtin.name
+        }
+        if row is None:
+            choices.append((f"{BUILTIN_PREFIX}{key}", label))
+        else:
+            state = "" if row.is_ready else " · " + str(row.get_status_display())
+            choices.append((row.key, label + state))
+    return choices + [
         (
             word_list.key,
             gettext("%(name)s (%(tiles)s, %(words)s words)")
             % {
                 "name": word_list.name,
                 "tiles": word_list.tile_set,
-                "words": word_list.words,
+                "words": number_format(word_list.words or 0, force_grouping=True),
             }
             + ("" if word_list.is_ready else " · " + str(word_list.get_status_display())),
         )
         for word_list in uploaded
+        if not word_list.builtin
     ]
 
 

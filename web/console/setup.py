@@ -21,9 +21,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from arbiter.services.rooms import game_draw_whole
 from arbiter.state import lexicon_info, predrawn_check
+from engine.lists import GRAMMALECTE_FR
 from tournament.categories import AGE_CATEGORIES
 from tournament.errors import ApplicationError
 from tournament.models import Event, Player
+from tournament.models.choices import TileSet
 from tournament.services.events import (
     POLICY_FIELDS,
     SHARED_RULES,
@@ -33,7 +35,7 @@ from tournament.services.events import (
 )
 from tournament.services.games import game_create
 from tournament.services.players import player_register, player_update
-from tournament.services.word_lists import word_list_upload
+from tournament.services.word_lists import BUILTIN_PREFIX, word_list_upload
 from web.console.forms import (
     DRAWN_WHOLE,
     EventForm,
@@ -165,6 +167,8 @@ def event_setup(request: HttpRequest, slug: str) -> HttpResponse:
             "game_form": GameForm(),
             "role_form": RoleForm(),
             "word_list_form": WordListForm(),
+            "french_list": GRAMMALECTE_FR,
+            "word_list_max_mb": settings.WORD_LIST_MAX_BYTES // 1024 // 1024,
             "lexicon": lexicon_info(event.lexicon),
             "players": players,
             "age_categories": AGE_CATEGORIES,
@@ -275,6 +279,21 @@ def _word_list(request: AuthenticatedHttpRequest, event: Event) -> str:
     )
 
 
+def _french_list(request: AuthenticatedHttpRequest, event: Event) -> str:
+    """Play the open French list offered out of the box, with the French tiles it is for."""
+    event_policy_update(
+        event=event,
+        actor=request.user,
+        tile_set=TileSet.FR,
+        lexicon=f"{BUILTIN_PREFIX}{GRAMMALECTE_FR.key}",
+    )
+    return gettext(
+        "The event plays the French tiles and the open French list %(name)s (not the ODS): it "
+        "is built and compiled in the background the first time, and a round can start once "
+        "it is ready."
+    ) % {"name": GRAMMALECTE_FR.name}
+
+
 def _role(request: AuthenticatedHttpRequest, event: Event) -> str:
     form = RoleForm(request.POST)
     if not form.is_valid():
@@ -305,6 +324,7 @@ def event_setup_post(
         "game": lambda: _game(request, event),
         "role": lambda: _role(request, event),
         "wordlist": lambda: _word_list(request, event),
+        "french": lambda: _french_list(request, event),
     }
     try:
         if what not in handlers:

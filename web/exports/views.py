@@ -238,7 +238,7 @@ def export_job_download(request: HttpRequest, slug: str, job_id: int) -> FileRes
         ExportJob.objects.select_related("event", "game"), event=event, pk=job_id
     )
     if job.status != ExportJob.Status.DONE or job.path is None or not job.path.exists():
-        raise Http404("This export is not ready.")
+        raise Http404(gettext("This export is not ready."))
     return FileResponse(
         job.path.open("rb"), as_attachment=True, filename=job.download_name, content_type=XLSX
     )

@@ -98,7 +98,7 @@ def play(request: HttpRequest) -> HttpResponse:
 def _event_player(event: Event, pk: int) -> Player:
     player = next((p for p in event.players.all() if p.pk == pk), None)
     if player is None:
-        raise Http404("No such player in this event.")
+        raise Http404(gettext("No such player in this event."))
     return player
 
 

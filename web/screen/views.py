@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from arbiter.selectors.screen import screen_state as screen_read
 from arbiter.selectors.standings import PlayerFilter
@@ -31,7 +32,7 @@ STANDINGS_PAGE_SECONDS = 8
 def _event(request: HttpRequest, slug: str) -> Event:
     event = get_object_or_404(Event, slug=slug)
     if event_role(request.user, event) is None:
-        raise Http404("No such event, or you have no role in it.")
+        raise Http404(gettext("No such event, or you have no role in it."))
     return event
 
 

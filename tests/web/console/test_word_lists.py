@@ -64,6 +64,7 @@ def test_a_director_uploads_the_events_list_and_watches_it_compile(
         "status": "queued",
         "progress": 0,
         "message": "1 line repeated a word already in the list (counted once)",
+        "builtin": False,
     }
     word_list_compile(word_list_id=word_list.pk)
     assert client.get(state_url).json()["status"] == "ready"
@@ -181,11 +182,12 @@ def test_the_event_form_offers_the_tile_sets_and_the_boards_and_games_copy_them(
     response = client.post(
         reverse("console:event_new"),
         {"name": "Nuit du Scrabble", "starts_on": "2026-12-01", **POLICY, "tile_set": "fr"}
-        | {"board_layout": "tl-centre"},
+        | {"board_layout": "tl-centre", "lexicon": "builtin:grammalecte-fr"},
         follow=True,
     )
     event = Event.objects.get(name="Nuit du Scrabble")
+    assert event.lexicon == WordList.objects.get(builtin="grammalecte-fr").key
     assert (event.tile_set, event.board_layout) == ("fr", "tl-centre"), said(response)
     post(client, event, "game", source="random")
     game = event.games.get()
-    assert (game.tile_set, game.board_layout, game.lexicon) == ("fr", "tl-centre", "enable")
+    assert (game.tile_set, game.board_layout, game.lexicon) == ("fr", "tl-centre", event.lexicon)
