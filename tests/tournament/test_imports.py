@@ -105,7 +105,13 @@ def test_every_bad_row_is_reported_with_its_number_and_nothing_is_imported(event
         (
             "players.csv",
             b"club,table\nLyon,1\n",
-            [(1, "No 'name' column: the header row must name it.")],
+            [
+                (
+                    1,
+                    "No name column: the header row must name it (name, first name, club, "
+                    "category, licence, table, series, age category).",
+                )
+            ],
         ),
         (
             "players.csv",
@@ -113,8 +119,8 @@ def test_every_bad_row_is_reported_with_its_number_and_nothing_is_imported(event
             [
                 (
                     1,
-                    "Unknown column 'rating' (expected: name, club, category, licence, "
-                    "table, series, age_category).",
+                    "Unknown column 'rating' (expected: name, first name, club, category, "
+                    "licence, table, series, age category).",
                 ),
                 (1, "Column 'Name' appears twice."),
             ],

@@ -1,9 +1,18 @@
 """Import a player list from .xlsx or .csv: all or nothing.
 
-Columns (header names matched case-insensitively, in any order; ``license`` is read as
-``licence``; ``age category`` and ``age`` as ``age_category``): name (required), club,
-category, licence, table, series (1 to 7, ``S3`` read as 3), age_category (the FISF's, any
-case, accents or not: ``tournament.categories``). Every row is checked first;
+Columns, in any order, headed in English or in French, any case, accents or not (``HEADERS``:
+``Nom``, ``Prénom``, ``Club``, ``Licence``, ``Table``, ``Série``, ``Catégorie``...): name
+(required; a ``first name``/``Prénom`` column goes before it), club, category (a free label),
+licence, table, series (1 to 7, ``S3`` read as 3), age_category (the FISF's, any case, accents
+or not: ``tournament.categories``; a French sheet's ``Catégorie`` or ``Cat`` is this one). A
+refused header lists the names accepted in the page's language.
+
+Read as the file is: an .xlsx row by row as stored (a row numbered 2,000,000,000 is refused at
+once, never reached by counting); a .csv in UTF-8 (with or without a byte-order mark), UTF-16
+(with a byte-order mark, or recognised by its zero bytes) or Windows-1252, separated by ``,``,
+``;`` or tabs; Shift-JIS and other encodings are refused by name. A cell holding a control
+character (a line break inside a name, an escape) is refused with its row, as it would break
+the exports. Every row is checked first;
 each bad row is reported with its row number (the spreadsheet's: the header is row 1) and
 why; nothing is created unless the whole file is clean. Then every player is registered
 in one transaction, with the checks of ``player_register`` (made once for the whole file by
@@ -17,8 +26,10 @@ the writes are a few bulk queries (5,000 players: about a second, not one query 
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
+import unicodedata
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,7 +37,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 
 from tournament.categories import age_category_parse, series_parse
 from tournament.errors import ApplicationError
@@ -34,7 +45,31 @@ from tournament.models import Event, Player
 from tournament.services.audit import audit_record, audit_record_many
 
 COLUMNS = ("name", "club", "category", "licence", "table", "series", "age_category")
-ALIASES = {"license": "licence", "age category": "age_category", "age": "age_category"}
+FIRST_NAME = "first_name"  # joined before the name: "Prénom" "Nom" -> "Prénom Nom"
+# The headers each column answers to, as they read once folded (``_folded``: lower case, no
+# accent, words apart): in English, then in French.
+HEADERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "name": (("name", "player", "surname", "last name"), ("nom", "joueur", "nom du joueur")),
+    FIRST_NAME: (("first name", "given name", "forename"), ("prenom",)),
+    "club": (("club",), ("club",)),
+    "category": (("category", "label", "group"), ("etiquette", "groupe")),
+    "licence": (
+        ("licence", "license", "licence number", "license number"),
+        ("licence", "n licence", "n de licence", "no licence", "numero de licence"),
+    ),
+    "table": (("table", "table number"), ("table", "n table", "n de table", "numero de table")),
+    "series": (("series", "serie"), ("serie", "series")),
+    "age_category": (
+        ("age category", "age", "age group"),
+        ("categorie", "cat", "categorie d age", "categorie age", "age"),
+    ),
+}
+ALIASES = {alias: column for column, names in HEADERS.items() for said in names for alias in said}
+# What a refused header lists, in the page's language: each column's first name in it.
+SHOWN = {
+    "en": ("name", "first name", "club", "category", "licence", "table", "series", "age category"),
+    "fr": ("Nom", "Prénom", "Club", "Étiquette", "Licence", "Table", "Série", "Catégorie"),
+}
 LIMITS = {"name": 120, "club": 120, "category": 40, "licence": 40}
 MAX_ROWS = 5000
 MAX_COLUMNS = 50
@@ -120,27 +155,124 @@ def _rows_xlsx(content: bytes) -> Iterator[tuple[int, list[Any]]]:
                 )
             ]
         ) from exc
-    ws = wb.worksheets[0]
-    for number, row in enumerate(ws.iter_rows(max_col=MAX_COLUMNS, values_only=True), start=1):
-        yield number, list(row)
-    wb.close()
+    try:
+        yield from _sheet_rows(wb, wb.worksheets[0])
+    finally:
+        wb.close()
+
+
+def _sheet_rows(wb: Any, ws: Any) -> Iterator[tuple[int, list[Any]]]:
+    """The sheet's rows as stored, each with its own number. openpyxl's ``iter_rows`` fills
+    the rows a file skips, so a sheet with one row numbered 2,000,000,000 would be counted to
+    the end; the rows are read with openpyxl's own sheet parser instead (openpyxl 3.1, below 4:
+    ``tests/tournament/test_imports_files.py`` fails if that parser changes), and a row past
+    the bound is refused as soon as it is met."""
+    from openpyxl.worksheet._reader import WorkSheetParser
+
+    with ws._get_source() as source:
+        parser = WorkSheetParser(
+            source,
+            ws._shared_strings,
+            data_only=True,
+            epoch=wb.epoch,
+            date_formats=wb._date_formats,
+            timedelta_formats=wb._timedelta_formats,
+        )
+        for number, cells in parser.parse():
+            if number > MAX_ROWS + 1:
+                raise PlayerImportError([_too_many(number)])
+            values: list[Any] = []
+            for cell in cells:
+                column = cell["column"]
+                if column <= MAX_COLUMNS:
+                    values.extend([None] * (column - len(values) - 1))
+                    values.append(cell["value"])
+            yield number, values
+
+
+def _too_many(number: int) -> RowError:
+    return RowError(
+        number,
+        gettext("Too many rows: at most %(count)s players per file.") % {"count": MAX_ROWS},
+    )
+
+
+# Byte-order marks, and the encodings they say.
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8-sig", "UTF-8"),
+    (codecs.BOM_UTF16_LE, "utf-16", "UTF-16"),
+    (codecs.BOM_UTF16_BE, "utf-16", "UTF-16"),
+)
+
+
+def _decoded(content: bytes) -> str:
+    """The CSV file's text: UTF-8 (a byte-order mark or not), UTF-16 (a byte-order mark, or
+    zero bytes in every other place), else Windows-1252 when it reads as Western text. Any
+    other encoding (Shift-JIS, ...) is refused by name rather than read as garbled names."""
+    for bom, encoding, name in _BOMS:
+        if content.startswith(bom):
+            return _decode(content, encoding, name)
+    head = content[:2000]
+    if len(head) >= 4 and head[0::2].count(0) == 0 and head[1::2].count(0) > len(head) // 4:
+        return _decode(content, "utf-16-le", "UTF-16")
+    if len(head) >= 4 and head[1::2].count(0) == 0 and head[0::2].count(0) > len(head) // 4:
+        return _decode(content, "utf-16-be", "UTF-16")
+    try:
+        return content.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    western = _western(content)
+    if western is not None:
+        return western
+    japanese = content[:4000].decode("shift_jis", errors="ignore")
+    if any("\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff" for ch in japanese):
+        raise PlayerImportError([_encoding_refused("Shift-JIS")])
+    raise PlayerImportError([_encoding_refused("")])
+
+
+# What Western text holds beyond ASCII besides letters: typographic quotes, dashes, signs.
+_WESTERN_SIGNS = frozenset("’‘“”«»–—…€°·ºª§")
+
+
+def _western(content: bytes) -> str | None:
+    """The file read as Windows-1252, when what its head holds beyond ASCII reads as Western
+    text (mostly accented letters); None otherwise (another encoding read wrongly)."""
+    try:
+        text = content.decode("cp1252")
+    except UnicodeDecodeError:
+        return None
+    high = fitting = 0
+    for ch in text[:65536]:  # the head tells the encoding: no need to walk 2 MB
+        if ord(ch) > 127:
+            high += 1
+            fitting += ch.isalpha() or ch in _WESTERN_SIGNS
+    return text if fitting >= high * 0.8 else None
+
+
+def _decode(content: bytes, encoding: str, name: str) -> str:
+    try:
+        return content.decode(encoding)
+    except UnicodeDecodeError:
+        raise PlayerImportError([_encoding_refused(name, broken=True)]) from None
+
+
+def _encoding_refused(name: str, *, broken: bool = False) -> RowError:
+    if broken:
+        said = gettext("The file says it is %(encoding)s but does not read as such.")
+    elif name:
+        said = gettext("The file is in %(encoding)s, which is not read here.")
+    else:
+        said = gettext("The file's encoding is not recognised.")
+    return RowError(
+        None,
+        (said % {"encoding": name})
+        + " "
+        + gettext("Save it as CSV UTF-8 (or UTF-16, or Windows-1252) and import it again."),
+    )
 
 
 def _rows_csv(content: bytes) -> Iterator[tuple[int, list[Any]]]:
-    for encoding in ("utf-8-sig", "cp1252"):
-        try:
-            text = content.decode(encoding)
-            break
-        except UnicodeDecodeError:
-            continue
-    else:
-        raise PlayerImportError(
-            [
-                RowError(
-                    None, gettext("The file is not readable text (neither UTF-8 nor Windows-1252).")
-                )
-            ]
-        )
+    text = _decoded(content)
     if "\0" in text:
         raise PlayerImportError([RowError(None, gettext("The file is not a CSV text file."))])
     first = text.split("\n", 1)[0]
@@ -165,6 +297,22 @@ def _parse(file_name: str, content: bytes) -> Iterator[tuple[int, list[Any]]]:
     )
 
 
+def _folded(header: str) -> str:
+    """A header as ``HEADERS`` spells it: lower case, accents dropped, ``N°``, dots, hyphens,
+    apostrophes and underscores as spaces between words (``N° de Licence`` -> ``n de
+    licence``, ``Catégorie d’âge`` -> ``categorie d age``)."""
+    plain = unicodedata.normalize("NFD", header.casefold())
+    plain = "".join(ch for ch in plain if not unicodedata.combining(ch))
+    plain = "".join(ch if ch.isalnum() else " " for ch in plain.replace("°", " "))
+    return " ".join(plain.split())
+
+
+def _accepted() -> str:
+    """The header names accepted, in the page's language (English otherwise)."""
+    language = (get_language() or "en").split("-")[0]
+    return ", ".join(SHOWN.get(language, SHOWN["en"]))
+
+
 def _header(cells: list[Any]) -> tuple[dict[str, int], list[RowError]]:
     columns: dict[str, int] = {}
     errors = []
@@ -172,13 +320,13 @@ def _header(cells: list[Any]) -> tuple[dict[str, int], list[RowError]]:
         raw = _text(cell)
         if not raw:
             continue
-        key = ALIASES.get(raw.lower(), raw.lower())
-        if key not in COLUMNS:
+        key = ALIASES.get(_folded(raw))
+        if key is None:
             errors.append(
                 RowError(
                     1,
                     gettext("Unknown column '%(raw)s' (expected: %(expected)s).")
-                    % {"raw": raw, "expected": ", ".join(COLUMNS)},
+                    % {"raw": raw, "expected": _accepted()},
                 )
             )
         elif key in columns:
@@ -186,8 +334,30 @@ def _header(cells: list[Any]) -> tuple[dict[str, int], list[RowError]]:
         else:
             columns[key] = i
     if "name" not in columns:
-        errors.append(RowError(1, gettext("No 'name' column: the header row must name it.")))
+        errors.append(
+            RowError(
+                1,
+                gettext("No name column: the header row must name it (%(expected)s).")
+                % {"expected": _accepted()},
+            )
+        )
     return columns, errors
+
+
+def _column_said(key: str) -> str:
+    """A column as a sentence names it, in the page's language."""
+    said = {
+        "name": gettext("name"),
+        "club": gettext("club"),
+        "category": gettext("category"),
+        "licence": gettext("licence"),
+    }
+    return said.get(key, key)
+
+
+def _control(text: str) -> str | None:
+    """The first control character of a cell (a line break, a tab, an escape...), if any."""
+    return next((ch for ch in text if unicodedata.category(ch) in ("Cc", "Cf")), None)
 
 
 def _table(value: Any) -> tuple[int | None, str | None]:
@@ -246,13 +416,26 @@ def players_check(*, event: Event, file_name: str, content: bytes) -> list[Playe
                 continue  # blank lines are not players
             problems = []
             text = {key: _text(values.get(key)) for key in LIMITS}
+            first_name = _text(values.get(FIRST_NAME))
+            if first_name and text["name"]:
+                text["name"] = f"{first_name} {text['name']}"
+            for key, value in text.items():
+                control = _control(value)
+                if control is not None:
+                    problems.append(
+                        gettext(
+                            "the %(key)s holds a control character (U+%(code)04X): write it "
+                            "on one line, with letters only"
+                        )
+                        % {"key": _column_said(key), "code": ord(control)}
+                    )
             if not text["name"]:
                 problems.append(gettext("the name is missing"))
             for key, limit in LIMITS.items():
                 if len(text[key]) > limit:
                     problems.append(
                         gettext("the %(key)s is longer than %(limit)s characters")
-                        % {"key": key, "limit": limit}
+                        % {"key": _column_said(key), "limit": limit}
                     )
             table, problem = _table(values.get("table"))
             if problem:
