@@ -46,6 +46,8 @@ def _english(node: ast.expr) -> bool:
         return isinstance(node.value, str) and any(c.isalpha() for c in node.value)
     if isinstance(node, ast.JoinedStr):
         return any(_english(v) for v in node.values if isinstance(v, ast.Constant))
+    if isinstance(node, ast.IfExp):
+        return _english(node.body) or _english(node.orelse)
     if isinstance(node, ast.BinOp):
         if isinstance(node.left, ast.Call) and _name(node.left) in TRANSLATORS:
             return False

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from django.utils.translation import gettext
+from django.utils import translation
+from django.utils.translation import gettext, ngettext
 
 from arbiter.reasons import error_text
 from arbiter.rules import PLACED_CODES, RoundJudge
 from arbiter.selectors.standings import Standings, standings_event, standings_game
 from arbiter.services.rulings import judge_for, slip_of
-from arbiter.state import lexicon_for, round_record
+from arbiter.state import lexicon_for, lexicon_title, round_record
 from engine.board import Layout
 from engine.eliot import (
     Dictionary,
@@ -190,18 +191,26 @@ def gcg_text(game: Game) -> str:
         .order_by("round__number", "player__name")
     ):
         awarded[ruling.round_id].append(ruling.player.name)
-    notes = {
-        r.number: f"top found by {len(awarded[r.pk])}: {', '.join(awarded[r.pk][:20])}"
-        + (" ..." if len(awarded[r.pk]) > 20 else "")
-        for r in rounds
-        if awarded[r.pk]
-    }
+    with translation.override(game.event.language):  # the title and notes people read
+        notes = {
+            r.number: ngettext(
+                "top found by %(count)s: %(names)s", "top found by %(count)s: %(names)s", n
+            )
+            % {"count": n, "names": ", ".join(awarded[r.pk][:20])}
+            + (" ..." if n > 20 else "")
+            for r in rounds
+            if (n := len(awarded[r.pk]))
+        }
+        title = gettext("%(event)s, game %(number)s") % {
+            "event": game.event.name,
+            "number": game.number,
+        }
     try:
         return gcg_write(
             [round_record(r) for r in rounds],
             layout=Layout.load(game.board_layout),
-            title=f"{game.event.name}, game {game.number}",
-            lexicon=game.lexicon,
+            title=title,
+            lexicon=lexicon_title(game.lexicon),
             notes=notes,
         )
     except EngineError as exc:

@@ -7,8 +7,8 @@ from datetime import datetime
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.utils import timezone
-from django.utils.translation import gettext, gettext_noop
+from django.utils import timezone, translation
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from arbiter.services.common import (
     Actor,
@@ -77,9 +77,11 @@ def ruling_amend(
     _require_event_open(round)
     if code is not None and (code == RulingCode.MISSING) != (ruling.submission_id is None):
         raise ApplicationError(
-            "A player who handed in no slip keeps the ruling 'missing': enter the slip instead."
+            gettext(
+                "A player who handed in no slip keeps the ruling 'missing': enter the slip instead."
+            )
             if ruling.submission_id is None
-            else "A player who handed in a slip cannot be ruled 'missing'."
+            else gettext("A player who handed in a slip cannot be ruled 'missing'.")
         )
     before = _facts(ruling)
     if late is not None and late != (ruling.submission is not None and ruling.submission.late):
@@ -101,8 +103,17 @@ def ruling_amend(
     if averaged is not None:
         ruling.averaged = averaged
     ruling.amended = True
-    was = f"was {before['code']}, {before['points']} points"
-    ruling.reason = f"{reason.strip()} (amended; {was})"
+    # Said in the event's language, as the reason it follows (whoever amends).
+    with translation.override(round.game.event.language):
+        ruling.reason = ngettext(
+            "%(reason)s (amended; was %(code)s, %(points)s point)",
+            "%(reason)s (amended; was %(code)s, %(points)s points)",
+            int(str(before["points"])),
+        ) % {
+            "reason": reason.strip(),
+            "code": gettext(RulingCode(str(before["code"])).label),
+            "points": before["points"],
+        }
     ruling.save()
     rulings_derive(game=round.game, from_round=round.number)
     ruling.refresh_from_db()

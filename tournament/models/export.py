@@ -80,5 +80,7 @@ class ExportJob(models.Model):
 
     @property
     def download_name(self) -> str:
-        what = f"{self.event.slug}-game-{self.game.number}" if self.game else self.event.slug
-        return f"{what}.xlsx"
+        from tournament.files import download_name  # the models load before the helpers
+
+        parts = ("game", self.game.number) if self.game else ()
+        return download_name(self.event, *parts, ext="xlsx")

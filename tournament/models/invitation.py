@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from tournament.models.choices import in_choices
 from tournament.models.event import Event, EventRoleName
@@ -15,6 +16,14 @@ from tournament.models.event import Event, EventRoleName
 def nonce_new() -> str:
     """The invitation's secret part of its link (signed with the site's key on top)."""
     return secrets.token_urlsafe(18)
+
+
+INVITATION_STATES = {
+    "accepted": _("accepted"),
+    "revoked": _("revoked"),
+    "expired": _("expired"),
+    "pending": _("pending"),
+}
 
 
 class Invitation(models.Model):
@@ -61,6 +70,10 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} - {self.get_role_display()} of {self.event.name}"
+
+    def state_label(self, *, at: datetime) -> str:
+        """The state as a page says it, in the language in force."""
+        return str(INVITATION_STATES[self.state(at=at)])
 
     def state(self, *, at: datetime) -> str:
         """``accepted``, ``revoked``, ``expired`` or ``pending`` at ``at`` (no query)."""

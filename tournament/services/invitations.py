@@ -18,7 +18,7 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from tournament.errors import ApplicationError
 from tournament.models import Event, EventRole, Invitation
@@ -30,13 +30,20 @@ MAX_DAYS_VALID = 60
 
 # Why a link cannot be used, for people: its ``code`` is the key.
 REFUSALS = {
-    "invitation_tampered": "This invitation link is not valid: it was changed or cut short. "
-    "Ask the director for the link again.",
-    "invitation_accepted": "This invitation has already been used: an invitation works once. "
-    "Sign in with the account it created, or ask the director for a new one.",
-    "invitation_revoked": "The director has withdrawn this invitation. "
-    "Ask them for a new one if it was a mistake.",
-    "invitation_expired": "This invitation has expired. Ask the director for a new one.",
+    "invitation_tampered": gettext_lazy(
+        "This invitation link is not valid: it was changed or cut short. "
+        "Ask the director for the link again."
+    ),
+    "invitation_accepted": gettext_lazy(
+        "This invitation has already been used: an invitation works once. "
+        "Sign in with the account it created, or ask the director for a new one."
+    ),
+    "invitation_revoked": gettext_lazy(
+        "The director has withdrawn this invitation. Ask them for a new one if it was a mistake."
+    ),
+    "invitation_expired": gettext_lazy(
+        "This invitation has expired. Ask the director for a new one."
+    ),
 }
 
 
@@ -53,7 +60,7 @@ def _refuse(code: str, invitation: Invitation | None = None) -> InvitationRefuse
     data: dict[str, object] = {"code": code}
     if invitation is not None:
         data["event"] = invitation.event.name
-    return InvitationRefused(REFUSALS[code], data=data)
+    return InvitationRefused(str(REFUSALS[code]), data=data)
 
 
 def invitation_check(*, token: str, at: datetime | None = None) -> Invitation:

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -33,15 +33,37 @@ PLAY_REFUSAL_STATUS = {
 }
 
 
+# The body's fields as a refusal names them to people, in the language in force (a field not
+# here is named by its key).
+FIELD_NAMES = {
+    "word": gettext_lazy("word"),
+    "ref": gettext_lazy("reference"),
+    "score": gettext_lazy("score"),
+    "round": gettext_lazy("round"),
+    "table": gettext_lazy("table"),
+    "name": gettext_lazy("name"),
+    "club": gettext_lazy("club"),
+    "licence": gettext_lazy("licence"),
+    "series": gettext_lazy("series"),
+    "seed": gettext_lazy("seed"),
+    "reason": gettext_lazy("reason"),
+}
+
+
 def _flatten(detail: Any) -> str:
     """The first readable message of a DRF error detail (string, list or dict)."""
     if isinstance(detail, dict):
         for key, value in detail.items():
             text = _flatten(value)
-            return text if key in {"non_field_errors", "detail"} else f"{key}: {text}"
+            if key in {"non_field_errors", "detail"}:
+                return text
+            return gettext("%(field)s: %(problem)s") % {
+                "field": FIELD_NAMES.get(key, key),
+                "problem": text,
+            }
         return "Invalid input."
     if isinstance(detail, list):
-        return _flatten(detail[0]) if detail else "Invalid input."
+        return _flatten(detail[0]) if detail else gettext("Invalid input.")
     return str(detail)
 
 

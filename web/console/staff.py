@@ -73,7 +73,7 @@ def staff_page(request: HttpRequest, slug: str) -> HttpResponse:
             link = invitation_link(request, invitation)
             pending.append((invitation, link, _qr_svg(link, invitation.name)))
         else:
-            past.append((invitation, state))
+            past.append((invitation, invitation.state_label(at=now)))
     roles = list(event.roles.select_related("user").order_by("role", "user__username"))
     directors = [r.pk for r in roles if r.role == EventRole.Role.DIRECTOR]
     return render(

@@ -25,6 +25,7 @@ from arbiter.selectors.interchange import eliot_bytes, gcg_text, sigles_bytes
 from arbiter.services.interchange import GameImportError, game_import_eliot
 from engine.eliot import MAX_BYTES
 from tournament.errors import ApplicationError
+from tournament.files import download_name
 from tournament.models import Event, Game
 from tournament.sigles import KEYS
 from web.permissions import (
@@ -61,7 +62,7 @@ def game_eliot(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         content = eliot_bytes(game)
     except ApplicationError as exc:
         return _refused(request, event, exc)
-    return _attachment(content, f"{event.slug}-game-{number}.xml", XML)
+    return _attachment(content, download_name(event, "game", number, ext="xml"), XML)
 
 
 @event_roles(*STAFF)
@@ -73,7 +74,7 @@ def game_gcg(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         content = gcg_text(game).encode("utf-8")
     except ApplicationError as exc:
         return _refused(request, event, exc)
-    return _attachment(content, f"{event.slug}-game-{number}.gcg", TEXT_UTF8)
+    return _attachment(content, download_name(event, "game", number, ext="gcg"), TEXT_UTF8)
 
 
 @event_roles(*STAFF)
@@ -94,7 +95,8 @@ def game_predrawn(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             ),
         )
     content = json.dumps(game.predrawn, ensure_ascii=False).encode("utf-8")
-    return _attachment(content, f"{event.slug}-game-{number}.json", "application/json")
+    name = download_name(event, "game", number, ext="json")
+    return _attachment(content, name, "application/json")
 
 
 def _sigles(request: HttpRequest, event: Event, game: Game | None) -> HttpResponse:
@@ -111,8 +113,8 @@ def _sigles(request: HttpRequest, event: Event, game: Game | None) -> HttpRespon
         content = sigles_bytes(event=event, game=game, key=key)
     except ApplicationError as exc:
         return _refused(request, event, exc)
-    suffix = f"-game-{game.number}" if game is not None else ""
-    return _attachment(content, f"{event.slug}{suffix}-sigles.txt", TEXT_LATIN1)
+    parts = ("game", game.number, "sigles") if game is not None else ("sigles",)
+    return _attachment(content, download_name(event, *parts, ext="txt"), TEXT_LATIN1)
 
 
 @event_roles(*STAFF)

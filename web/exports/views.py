@@ -24,6 +24,7 @@ from rest_framework.views import APIView
 
 from arbiter.selectors.standings import PlayerFilter
 from tournament.errors import ApplicationError
+from tournament.files import download_name
 from tournament.models import Event, ExportJob, Game, Ruling
 from tournament.selectors import host_of
 from web.exports import (
@@ -108,7 +109,8 @@ def event_export_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
             request, gettext("This event is large: its workbook is prepared in the background.")
         )
         return redirect("console:event_detail", slug=slug)
-    return _attachment(event_workbook_bytes(event=event, only=only), f"{event.slug}.xlsx", XLSX)
+    name = download_name(event, ext="xlsx")
+    return _attachment(event_workbook_bytes(event=event, only=only), name, XLSX)
 
 
 @event_roles(*STAFF)
@@ -119,9 +121,8 @@ def game_export_xlsx(request: HttpRequest, slug: str, number: int) -> HttpRespon
     only = _only(request)
     if isinstance(only, HttpResponse):
         return only
-    return _attachment(
-        game_workbook_bytes(game=game, only=only), f"{event.slug}-game-{number}.xlsx", XLSX
-    )
+    name = download_name(event, "game", number, ext="xlsx")
+    return _attachment(game_workbook_bytes(game=game, only=only), name, XLSX)
 
 
 @event_roles(*STAFF)
@@ -133,7 +134,7 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
         return only
     out = io.StringIO()
     standings_csv_write(event=event, out=out, only=only)
-    return _csv_attachment(out, f"{event.slug}-standings.csv")
+    return _csv_attachment(out, download_name(event, "standings", ext="csv"))
 
 
 @event_roles(*STAFF)
@@ -147,7 +148,7 @@ def ranking_csv(request: HttpRequest, slug: str) -> HttpResponse:
         return only
     out = io.StringIO()
     ranking_csv_write(host=host, out=out, only=only, common=common_rounds_asked(request.GET))
-    return _csv_attachment(out, f"{host.slug}-ranking.csv")
+    return _csv_attachment(out, download_name(host, "ranking", ext="csv"))
 
 
 @event_roles(*STAFF)
@@ -159,7 +160,7 @@ def ranking_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
     if isinstance(only, HttpResponse):
         return only
     body = ranking_workbook_bytes(host=host, only=only, common=common_rounds_asked(request.GET))
-    return _attachment(body, f"{host.slug}-ranking.xlsx", XLSX)
+    return _attachment(body, download_name(host, "ranking", ext="xlsx"), XLSX)
 
 
 @event_roles(*STAFF)
@@ -173,7 +174,7 @@ def categories_csv(request: HttpRequest, slug: str) -> HttpResponse:
         return only
     out = io.StringIO()
     categories_csv_write(event=event, out=out, only=only)
-    return _csv_attachment(out, f"{event.slug}-categories.csv")
+    return _csv_attachment(out, download_name(event, "categories", ext="csv"))
 
 
 @event_roles(*STAFF)
@@ -186,7 +187,7 @@ def event_export_csv_zip(request: HttpRequest, slug: str) -> HttpResponse:
         return only
     out = io.BytesIO()
     event_csv_zip_write(event=event, out=out, only=only)
-    return _attachment(out.getvalue(), f"{event.slug}-csv.zip", ZIP)
+    return _attachment(out.getvalue(), download_name(event, "csv", ext="zip"), ZIP)
 
 
 @event_roles(*STAFF)
@@ -200,7 +201,7 @@ def game_export_csv_zip(request: HttpRequest, slug: str, number: int) -> HttpRes
         return only
     out = io.BytesIO()
     game_csv_zip_write(game=game, out=out, only=only)
-    return _attachment(out.getvalue(), f"{event.slug}-game-{number}-csv.zip", ZIP)
+    return _attachment(out.getvalue(), download_name(event, "game", number, "csv", ext="zip"), ZIP)
 
 
 @event_roles(*STAFF)
@@ -295,7 +296,8 @@ class EventExportApi(APIView):
                 },
                 status=status.HTTP_409_CONFLICT,
             )
-        return _attachment(event_workbook_bytes(event=event), f"{event.slug}.xlsx", XLSX)
+        name = download_name(event, ext="xlsx")
+        return _attachment(event_workbook_bytes(event=event), name, XLSX)
 
     @extend_schema(
         operation_id="event_export_job_create",

@@ -53,7 +53,9 @@ def _join_url(request: HttpRequest, player: Player) -> str:
 def _qr_svg(request: HttpRequest, player: Player, *, scale: int) -> str:
     url = _join_url(request, player)
     return segno.make(url, error="m").svg_inline(
-        scale=scale, omitsize=True, title=f"QR code of {player.name}"
+        scale=scale,
+        omitsize=True,
+        title=gettext("QR code of %(name)s") % {"name": player.name},
     )
 
 
