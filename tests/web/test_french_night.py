@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import datetime as dt
 import html
-import json
 import io
 import itertools
+import json
 import re
 import zipfile
 from pathlib import Path
