@@ -199,6 +199,8 @@ LOGOUT_REDIRECT_URL = "login"
 # locale/<code>/LC_MESSAGES/. TIME_ZONE is the installation's, and a new event's: each event shows
 # its times in its own (Event.time_zone, web.middleware.TimeZoneMiddleware).
 LANGUAGE_CODE = "en"
+# Dates as each language writes them (config/formats/<language>/formats.py): "DATE_FORMAT".
+FORMAT_MODULE_PATH = ["config.formats"]
 LANGUAGES = [("en", "English"), ("fr", "Français")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_time_zone("TIME_ZONE", "UTC")

@@ -7,6 +7,7 @@ from here, so a ruling code or a slip's total is defined once.
 from __future__ import annotations
 
 import enum
+import unicodedata
 
 
 class RulingCode(enum.StrEnum):
@@ -58,3 +59,12 @@ def ruling_total(*, points: int, solo: int, penalty: int, warning_penalty: int) 
     """What a ruling adds to a player's total: the move's points, plus the solo, less the
     reference penalty and the warning's penalty. Standings, phones and sheets count with this."""
     return points + solo - penalty - warning_penalty
+
+
+def name_key(name: str) -> tuple[str, str]:
+    """How people's names sort, in any language of the interface: by their letters with the
+    accents and the case set aside (Élodie with the Es, before Yves), then as written (so the
+    order is total). A collation key, not the code points' order, which puts É after Z."""
+    folded = unicodedata.normalize("NFKD", name.casefold())
+    letters = "".join(ch for ch in folded if not unicodedata.combining(ch))
+    return letters.replace("œ", "oe").replace("æ", "ae").replace("ß", "ss"), name

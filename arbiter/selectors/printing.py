@@ -25,7 +25,7 @@ from engine.tiles import rack_notation
 from tournament.errors import ApplicationError
 from tournament.models import Game, Round, Ruling
 from tournament.models.slip import RULING_CHOICES_SHOWN
-from tournament.vocabulary import ruling_total
+from tournament.vocabulary import name_key, ruling_total
 
 RULINGS_SHOWN = dict(RULING_CHOICES_SHOWN)
 
@@ -132,7 +132,10 @@ def score_cards(game: Game, *, only: PlayerFilter | None = None) -> list[ScoreCa
         )
     }
     cards = []
-    for row in sorted(standings.rows, key=lambda s: (s.table is None, s.table or 0, s.name)):
+    by_table = sorted(
+        standings.rows, key=lambda s: (s.table is None, s.table or 0, name_key(s.name))
+    )
+    for row in by_table:
         lines = []
         total = top_total = 0
         for r in rounds:

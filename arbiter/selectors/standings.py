@@ -22,7 +22,7 @@ from django.db.models import Count, Max, Q, QuerySet, Sum
 from arbiter.rules import solo_winner
 from arbiter.state import policy_for
 from tournament.models import AuditEntry, Event, Game, Player, Round, Ruling, Submission
-from tournament.vocabulary import ruling_total
+from tournament.vocabulary import name_key, ruling_total
 
 
 @dataclass(frozen=True)
@@ -141,7 +141,7 @@ def _entry(player: Player, s: dict[str, int], top_total: int, **more: Any) -> _E
 def _ranking(entries: list[_Entry], shown_only: PlayerFilter) -> list[StandingRow]:
     """The entries ranked by total (equal totals share a rank), the shown ones ranked again
     among themselves with the overall rank kept."""
-    everyone = sorted(entries, key=lambda e: (-e.total, e.player.name.lower(), e.player.pk))
+    everyone = sorted(entries, key=lambda e: (-e.total, name_key(e.player.name), e.player.pk))
     totals = [(e.total, e.player) for e in everyone]
     overall = dict(zip((e.player.pk for e in everyone), _ranked(totals), strict=True))
     shown = [e for e in everyone if shown_only.keeps(e.player)]

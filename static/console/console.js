@@ -70,3 +70,22 @@
   setInterval(poll, 2000);
   show();
 })();
+
+// The game's standings: typing a name or a table keeps the rows that match and scrolls the
+// first into view (every player is in the list; the panel scrolls).
+(function () {
+  var find = document.getElementById("standings-find");
+  if (!find) return;
+  find.addEventListener("input", function () {
+    var wanted = find.value.trim().toLowerCase();
+    var rows = document.querySelectorAll("#console-standings tbody tr");
+    var first = null;
+    rows.forEach(function (row) {
+      var match = !wanted || row.dataset.find.indexOf(wanted) !== -1;
+      row.hidden = !match;
+      row.classList.toggle("found", Boolean(wanted) && match);
+      if (match && wanted && !first) first = row;
+    });
+    if (first) first.scrollIntoView({ block: "nearest" });
+  });
+})();
