@@ -81,30 +81,49 @@ def filter_words(only: PlayerFilter) -> str:
 
 
 @dataclass(frozen=True)
-class ResultsPage:
+class ResultsSection:
     title: str
     continued: bool  # a section's second page or later
     rows: Sequence[dict[str, Any]]  # {"rank", "overall", "row"}
     overall: bool  # show the overall rank beside
 
 
+@dataclass(frozen=True)
+class ResultsPage:
+    """One printed page: its sections, the rankings that fit on it one after the other."""
+
+    sections: Sequence[ResultsSection]
+
+
+# A section after the first on a page costs its heading and its table's header: the room of
+# this many rows.
+SECTION_HEAD_ROWS = 3
+# The letters of a name on one printed line of the results (wide letters: W, M): a longer name
+# wraps, and a row of more than two lines takes the room of more than one row.
+NAME_LETTERS_PER_LINE = 24
+
+
+def row_room(line: dict[str, Any]) -> int:
+    """The rows' worth of room a results line takes: 1 for a name of one or two lines."""
+    lines = -(-len(line["row"].name) // NAME_LETTERS_PER_LINE)
+    return max(1, -(-lines // 2))
+
+
 def results_pages(standings: Standings, *, only: PlayerFilter, by: str) -> list[ResultsPage]:
-    """The standings (``only``'s players, ranked among them), then with ``by`` one section per
-    series, age category or club, ranked within it, each from a new page."""
+    """The standings (``only``'s players, ranked among them) on pages of their own, then with
+    ``by`` one section per series, age category or club, ranked within it: the groups flow one
+    after the other, each under its heading, a page holding what fits (8 series of 20 players
+    make 2 pages, not 8)."""
     title = gettext("Results")
     if not only.is_empty:
         title = gettext("Results: %(filter)s") % {"filter": filter_words(only)}
-    sections: list[tuple[str, list[dict[str, Any]], bool]] = [
-        (
-            title,
-            [{"rank": r.rank, "overall": r.overall_rank, "row": r} for r in standings.rows],
-            not only.is_empty,
-        )
-    ]
+    everyone = [{"rank": r.rank, "overall": r.overall_rank, "row": r} for r in standings.rows]
+    pages = _flow([(title, everyone, not only.is_empty)])
     if by:
         group = GROUPINGS[by]
         within = ranks_within(standings, group)
         keys = sorted({group(r) for r in standings.rows} - {None}, key=_group_order(by))
+        sections: list[tuple[str, list[dict[str, Any]], bool]] = []
         for key in keys:
             rows = [
                 {"rank": within[r.player_id], "overall": r.rank, "row": r}
@@ -112,11 +131,43 @@ def results_pages(standings: Standings, *, only: PlayerFilter, by: str) -> list[
                 if group(r) == key
             ]
             sections.append((_group_title(by, key), rows, True))
-    return [
-        ResultsPage(title=name, continued=i > 0, rows=page, overall=overall)
-        for name, rows, overall in sections
-        for i, page in enumerate(pages_of(rows, RESULTS_ROWS_PER_PAGE))
-    ]
+        pages += _flow(sections)
+    return pages
+
+
+def _flow(sections: list[tuple[str, list[dict[str, Any]], bool]]) -> list[ResultsPage]:
+    """The sections laid one after the other on pages of ``RESULTS_ROWS_PER_PAGE`` rows (a
+    long name's row counting for its lines, ``row_room``), a section after the first on a page
+    taking ``SECTION_HEAD_ROWS`` for its heading; a section that does not end on a page goes
+    on on the next, marked continued."""
+    pages: list[ResultsPage] = []
+    current: list[ResultsSection] = []
+    room = RESULTS_ROWS_PER_PAGE
+    for title, rows, overall in sections:
+        start, continued = 0, False
+        while True:
+            head = SECTION_HEAD_ROWS if current else 0
+            if current and room - head < min(1, len(rows) - start) + 1:
+                pages.append(ResultsPage(current))
+                current, room, head = [], RESULTS_ROWS_PER_PAGE, 0
+            end, used = start, 0
+            while end < len(rows) and used + row_room(rows[end]) <= room - head:
+                used += row_room(rows[end])
+                end += 1
+            if end == start and not current and start < len(rows):
+                end, used = start + 1, row_room(rows[start])  # a row larger than a page
+            chunk = rows[start:end]
+            current.append(ResultsSection(title, continued, chunk, overall))
+            room -= head + used
+            start = end
+            if start >= len(rows):
+                break
+            continued = True
+            pages.append(ResultsPage(current))
+            current, room = [], RESULTS_ROWS_PER_PAGE
+    if current:
+        pages.append(ResultsPage(current))
+    return pages
 
 
 def _results(request: HttpRequest, event: Event) -> tuple[PlayerFilter, str] | HttpResponse:

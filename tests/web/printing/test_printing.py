@@ -102,11 +102,16 @@ def test_a_score_card_gives_each_round_the_slip_its_ruling_and_the_running_total
     assert page.content.decode().count('class="sheet-page score-card"') == 4
 
 
+def sections(pages) -> list:
+    return [section for page in pages for section in page.sections]
+
+
 def test_the_results_rank_each_series_within_it_beside_the_overall_rank(game: Game) -> None:
     standings = standings_event(event=game.event)
     pages = results_pages(standings, only=PlayerFilter(), by="series")
-    assert [p.title for p in pages] == ["Results", "series 1", "series 2"]
-    overall, one, two = pages
+    assert [s.title for s in sections(pages)] == ["Results", "series 1", "series 2"]
+    assert [[s.title for s in p.sections] for p in pages] == [["Results"], ["series 1", "series 2"]]
+    overall, one, two = sections(pages)
     assert [(r["rank"], r["row"].name) for r in overall.rows] == [
         (1, "Ann"),
         (1, "Bob"),
@@ -120,10 +125,10 @@ def test_the_results_rank_each_series_within_it_beside_the_overall_rank(game: Ga
     ]
     assert [(r["rank"], r["overall"], r["row"].name) for r in two.rows] == [(1, 3, "Cleo")]
     by_club = results_pages(standings, only=PlayerFilter(), by="club")
-    assert [p.title for p in by_club] == ["Results", "Lyon", "Paris"]  # Dan has no club
+    assert [s.title for s in sections(by_club)] == ["Results", "Lyon", "Paris"]  # Dan: no club
     lyon = standings_event(event=game.event, only=PlayerFilter(club="Lyon"))
-    (page,) = results_pages(lyon, only=PlayerFilter(club="Lyon"), by="")
-    assert page.title == "Results: Lyon" and page.overall
+    ((section,),) = [p.sections for p in results_pages(lyon, only=PlayerFilter(club="Lyon"), by="")]
+    assert section.title == "Results: Lyon" and section.overall
 
 
 def test_a_long_ranking_is_cut_into_pages_of_24_rows_each_marked_continued(game: Game) -> None:
@@ -131,9 +136,27 @@ def test_a_long_ranking_is_cut_into_pages_of_24_rows_each_marked_continued(game:
         PlayerFactory(event=game.event, name=f"Late {n:02d}")
     standings = standings_event(event=game.event)
     pages = results_pages(standings, only=PlayerFilter(), by="")
-    assert [len(p.rows) for p in pages] == [24, 24, 6] and RESULTS_ROWS_PER_PAGE == 24
-    assert [p.continued for p in pages] == [False, True, True]
+    assert [len(s.rows) for s in sections(pages)] == [24, 24, 6] and RESULTS_ROWS_PER_PAGE == 24
+    assert [s.continued for s in sections(pages)] == [False, True, True]
     assert pages_of([], 24) == [[]]
+
+
+def test_groups_flow_one_after_the_other_each_under_its_heading(game: Game) -> None:
+    """20 players by series: the groups share pages (a heading costs the room of 3 rows), a
+    group cut by a page goes on on the next, marked continued."""
+    for n in range(16):
+        PlayerFactory(event=game.event, name=f"S{n % 7 + 1} {n:02d}", series=n % 7 + 1)
+    standings = standings_event(event=game.event)
+    pages = results_pages(standings, only=PlayerFilter(), by="series")
+    groups = pages[1:]
+    assert len(groups) <= 3  # not one page per series
+    for page in groups:
+        used = sum(len(s.rows) for s in page.sections) + 3 * (len(page.sections) - 1)
+        assert used <= RESULTS_ROWS_PER_PAGE
+    titles = [s.title for s in sections(groups) if not s.continued]
+    assert titles == [f"series {n}" for n in range(1, 8)]
+    shown = sorted(r["row"].name for s in sections(groups) for r in s.rows)
+    assert shown == sorted(r.name for r in standings.rows if r.series is not None)
 
 
 def test_the_results_page_prints_a_category_and_refuses_a_bad_filter_or_grouping(
