@@ -114,7 +114,11 @@ def test_the_scripts_catalogue_is_served_per_language(client: Client) -> None:
 
 
 # The set-up tests' policy, for a French event.
-POLICY = SETUP_POLICY | {"tile_set": "fr", "language": "fr"}
+POLICY = SETUP_POLICY | {
+    "tile_set": "fr",
+    "language": "fr",
+    "lexicon": "builtin:grammalecte-fr",  # French tiles play a French list
+}
 
 
 def test_the_event_form_sets_the_events_language(client_for, director, event) -> None:
