@@ -49,6 +49,21 @@ ERRORS: dict[str, str] = {
         "reference '%(ref)s': column %(column)s is off the board (columns are 1 to 15)"
     ),
     "move_off_board": _("move %(move)s: '%(word)s' from %(ref)s runs off the board"),
+    "rack_not_tile": _(
+        "rack '%(rack)s': %(tile)s at position %(position)s is not a tile of the set"
+    ),
+    "rack_count": _("rack %(rack)s has %(count)s tiles: round %(round)s needs %(need)s"),
+    "rack_count_left": _(
+        "rack %(rack)s has %(count)s tiles: round %(round)s needs all %(need)s that remain"
+    ),
+    "rack_leftover": _(
+        "rack %(rack)s does not hold the leftover %(leftover)s: %(missing)s missing"
+    ),
+    "rack_not_in_bag": _("rack %(rack)s: the bag does not hold %(tiles)s"),
+    "rack_minimum": _(
+        "rack %(rack)s: vowels %(vowels)s, consonants %(consonants)s, either %(either)s; round "
+        "%(round)s needs at least %(need_vowels)s vowels and %(need_consonants)s consonants"
+    ),
 }
 
 BLANKS = {1: _("a blank"), 2: _("two blanks")}

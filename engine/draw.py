@@ -214,20 +214,29 @@ def check_typed_rack(
     try:
         rack = tiles.parse_rack(typed)
     except NotationError as exc:
-        raise RackError(str(exc)) from None
+        raise RackError(str(exc), code=exc.code, params=exc.params) from None
     kept = "" if fresh else sort_tiles(leftover)
     expected = min(RACK_SIZE, len(kept) + len(bag))
     if len(rack) != expected:
         need = f"{RACK_SIZE}" if expected == RACK_SIZE else f"all {expected} that remain"
         raise RackError(
             f"rack {rack or '(empty)'} has {_plural(len(rack), 'tile')}: "
-            f"round {round_number} needs {need}"
+            f"round {round_number} needs {need}",
+            code="rack_count" if expected == RACK_SIZE else "rack_count_left",
+            params={
+                "rack": rack or "-",
+                "count": len(rack),
+                "round": round_number,
+                "need": expected,
+            },
         )
     rest = subtract(rack, kept)
     if rest is None:
         raise RackError(
             f"rack {rack} does not hold the leftover {kept}: "
-            f"{', '.join(_missing(rack, kept))} missing"
+            f"{', '.join(_missing(rack, kept))} missing",
+            code="rack_leftover",
+            params={"rack": rack, "leftover": kept, "missing": ", ".join(_missing(rack, kept))},
         )
     if subtract(bag.contents, rest) is None:
         wanted, have = Counter(rest), Counter(bag.contents)
@@ -237,11 +246,27 @@ def check_typed_rack(
         ]
         raise RackError(
             f"rack {rack}: not in the bag: {', '.join(short)}"
-            + (f"; the leftover is {kept}" if kept else "")
+            + (f"; the leftover is {kept}" if kept else ""),
+            code="rack_not_in_bag",
+            params={"rack": rack, "tiles": ", ".join(_missing(bag.contents, rest))},
         )
     reason = rack_shortfall(tiles, rack, round_number)
     if reason is not None:
-        raise RackRejected(reason)
+        need_v, need_c = minimum(round_number)
+        v, c, e = tiles.vowel_consonant(rack)
+        raise RackRejected(
+            reason,
+            code="rack_minimum",
+            params={
+                "rack": rack,
+                "vowels": v,
+                "consonants": c,
+                "either": e,
+                "round": round_number,
+                "need_vowels": need_v,
+                "need_consonants": need_c,
+            },
+        )
     return rack
 
 

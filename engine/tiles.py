@@ -60,7 +60,9 @@ class TileSet:
             if tile not in self.counts:
                 raise NotationError(
                     f"{what} {text!r}: {tile!r} at position {i + 1} "
-                    f"is not a tile of the {self.code} set"
+                    f"is not a tile of the {self.code} set",
+                    code="rack_not_tile",
+                    params={"rack": text, "tile": tile, "position": i + 1},
                 )
         return sort_tiles(rack)
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils.translation import gettext
 
+from arbiter.reasons import error_text
 from arbiter.services.common import (
     Actor,
     game_finish,
@@ -187,7 +188,8 @@ def _rack_enter(*, game: Game, rack: str, actor: Actor) -> RackEntry:
     reason = state.exhausted()
     if reason is not None:
         game_finish(game, reason, actor)
-        return RackEntry(None, f"Game {game.number} is over: {reason}.")
+        said = gettext("Game %(number)s is over: %(reason)s.")
+        return RackEntry(None, said % {"number": game.number, "reason": reason})
     _offer_rejected(state, game.pending_rejected)
     try:
         accepted = state.offer_rack(rack)
@@ -203,11 +205,14 @@ def _rack_enter(*, game: Game, rack: str, actor: Actor) -> RackEntry:
             data={"rack": typed, "reason": str(exc)},
         )
         return RackEntry(
-            None, f"{exc}. Put the whole rack back in the bag and draw seven tiles again."
+            None,
+            gettext("%(why)s. Put the whole rack back in the bag and draw seven tiles again.")
+            % {"why": error_text(exc, gettext)},
         )
     except (RackError, EngineError) as exc:
         raise ApplicationError(
-            gettext("Rack '%(rack)s' cannot be entered: %(exc)s") % {"rack": rack, "exc": exc}
+            gettext("Rack '%(rack)s' cannot be entered: %(exc)s")
+            % {"rack": rack, "exc": error_text(exc, gettext)}
         ) from None
     return RackEntry(
         _round_create(
