@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.errors import EngineError
+from engine.game import end_reason_parts
 from engine.validate import Fault, Problem
 from tournament.vocabulary import gettext_noop as _
 
@@ -66,6 +67,16 @@ ERRORS: dict[str, str] = {
     ),
 }
 
+# Why a game ended (``engine.game.end_reason_parts``).
+ENDS: dict[str, str] = {
+    "game_empty": _("the bag and the rack are empty"),
+    "game_no_move": _("no move is possible with the rack %(rack)s"),
+    "game_no_rack": _(
+        "no rack can meet the minimum of round %(round)s (%(vowels)s vowels and "
+        "%(consonants)s consonants) from what is left: %(pool)s"
+    ),
+}
+
 BLANKS = {1: _("a blank"), 2: _("two blanks")}
 DOES_NOT_FIT = _("it does not fit")
 
@@ -74,6 +85,13 @@ def error_text(exc: EngineError, say: Say) -> str:
     """An engine error in the room's words (its own message when its code has no sentence)."""
     text = ERRORS.get(exc.code)
     return str(exc) if text is None else say(text) % exc.params
+
+
+def end_text(reason: str, say: Say) -> str:
+    """Why a game ended, in the room's words (a reason the engine does not know as it is)."""
+    code, params = end_reason_parts(reason)
+    said = say(ENDS[code]) if code in ENDS else ""
+    return said % params if said and said != ENDS[code] else reason  # English: as the engine
 
 
 def problem_text(problem: Problem, say: Say, *, lexicon: str = "") -> str:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import enum
 import random
+import re
 
 from engine import movegen
 from engine.board import Board, Layout
@@ -52,6 +53,22 @@ from engine.validate import validate
 
 END_EMPTY = "the bag and the rack are empty"
 NO_MOVE = "no move is possible with the rack "  # followed by the rack: an end reason
+NO_RACK = re.compile(
+    r"no rack can meet the minimum of round (?P<round>\d+) \((?P<vowels>\d+) vowels? and "
+    r"(?P<consonants>\d+) consonants?\) from what is left: (?P<pool>\S*)"
+)
+
+
+def end_reason_parts(reason: str) -> tuple[str, dict[str, str]]:
+    """An end reason the engine gives, as a code and its values (``("", {})`` for another),
+    so that another layer says it in its own words."""
+    if reason == END_EMPTY:
+        return "game_empty", {}
+    if reason.startswith(NO_MOVE):
+        return "game_no_move", {"rack": reason.removeprefix(NO_MOVE)}
+    if found := NO_RACK.fullmatch(reason):
+        return "game_no_rack", found.groupdict()
+    return "", {}
 
 
 class GameStateError(EngineError):

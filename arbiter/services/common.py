@@ -9,8 +9,10 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils import translation
 from django.utils.translation import gettext
 
+from arbiter.reasons import end_text
 from tournament.errors import ApplicationError
 from tournament.models import Game, Round
 from tournament.selectors import unique_or_none
@@ -77,8 +79,11 @@ def round_in_play(game: Game) -> Round | None:
 
 
 def game_finish(game: Game, reason: str, actor: Actor) -> None:
+    """Finish the game; its reason is kept in the event's language (the audit keeps the
+    engine's words)."""
     game.status = Game.Status.FINISHED
-    game.end_reason = reason
+    with translation.override(game.event.language):
+        game.end_reason = end_text(reason, gettext)
     game.save(update_fields=["status", "end_reason"])
     audit_record(
         event=game.event,

@@ -38,7 +38,7 @@ def _check_can_draw(game: Game) -> None:
     if game.status == Game.Status.FINISHED:
         raise ApplicationError(
             gettext("Game %(number)s is over: %(finished)s.")
-            % {"number": game.number, "finished": game.end_reason or "finished"}
+            % {"number": game.number, "finished": game.end_reason or gettext("finished")}
         )
     current = round_in_play(game)
     if current is not None:
@@ -136,7 +136,9 @@ def _predrawn_round(game: Game, state: DuplicateGame, number: int, actor: Actor)
     rounds = document.get("rounds", [])
     if number > len(rounds):
         game_finish(
-            game, str(document.get("end") or "the pre-drawn game has no more rounds"), actor
+            game,
+            str(document.get("end") or gettext("the pre-drawn game has no more rounds")),
+            actor,
         )
         return None
     planned = rounds[number - 1]

@@ -23,9 +23,10 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext, ngettext
 
+from arbiter.reasons import end_text
 from arbiter.services.common import Actor
 from arbiter.state import lexicon_for, lexicon_require_ready
 from engine.board import Board, Layout
@@ -585,7 +586,9 @@ def _board_follows(game: Game, published: list[Round], planned: int) -> None:
     game.board = board.to_lines()
     done = len(published) >= planned
     game.status = Game.Status.FINISHED if done else Game.Status.RUNNING
-    game.end_reason = str((game.predrawn or {}).get("end") or "") if done else ""
+    end = str((game.predrawn or {}).get("end") or "") if done else ""
+    with translation.override(game.event.language):  # said in the room's language
+        game.end_reason = end_text(end, gettext) if end else ""
     game.save(update_fields=["board", "status", "end_reason"])
 
 

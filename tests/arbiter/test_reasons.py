@@ -99,3 +99,31 @@ def test_the_english_reasons_read_as_the_engine_says_them(horn: Board) -> None:
 def test_a_reason_names_the_list_by_the_events_name_for_it(horn: Board) -> None:
     ruled = judge(horn, "AFMEIOT", name="ODS 9 (club)").rule(Slip("ZZXQ", "8F", 9))
     assert "not in the lexicon ODS 9 (club)" in ruled.reason
+
+
+@pytest.mark.parametrize(
+    ("reason", "french"),
+    [
+        ("the bag and the rack are empty", "le sac et le tirage sont vides"),
+        (
+            "no move is possible with the rack ?QWXZ",
+            "aucun coup n’est possible avec le tirage ?QWXZ",
+        ),
+        (
+            "no rack can meet the minimum of round 16 (1 vowel and 1 consonant) from what is left: "
+            "BCDFG",
+            "aucun tirage ne peut atteindre le minimum du coup 16 (1 voyelles et 1 consonnes) "
+            "avec ce qui reste\u00a0: BCDFG",
+        ),
+    ],
+)
+def test_why_a_game_ended_is_said_in_the_rooms_words(reason: str, french: str) -> None:
+    from arbiter.reasons import end_text
+
+    assert end_text(reason, str) == reason  # the engine's words, as it says them
+    assert end_text(reason, _french) == french
+
+
+def _french(message: str) -> str:
+    with translation.override("fr"):
+        return gettext(message)
