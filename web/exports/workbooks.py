@@ -21,7 +21,7 @@ import zipfile
 from typing import IO
 
 from django.utils import translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from arbiter.selectors.standings import (
     PlayerFilter,
@@ -75,7 +75,12 @@ def event_sheets(event: Event, *, only: PlayerFilter | None = None) -> list[Shee
     standings = standings_event(event=event, only=only)
     sheets = [event_sheet(event, only=only), standings_sheet(standings)]
     for game in games:
-        sheets += game_sheets(game, suffix=f" G{game.number}", only=only)
+        # The game's sheets named with its number: "Standings G1" (the contract of an English
+        # workbook), "Classement P1" (partie) in French.
+        suffix = pgettext("a sheet name's suffix: the game", " G%(number)s") % {
+            "number": game.number
+        }
+        sheets += game_sheets(game, suffix=suffix, only=only)
     return [*sheets, categories_sheet(standings)]
 
 
