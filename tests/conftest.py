@@ -126,6 +126,18 @@ def client_for() -> Iterator:
 
 
 @pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    """Each test starts in the site's language: Django's locale middleware activates a
+    request's language in the thread and leaves it there, so a French request of an earlier
+    test would otherwise speak in the next one."""
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """PBKDF2 is slow on purpose; tests need no protection from brute force."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -111,7 +111,7 @@ def ruling_amend(
             int(str(before["points"])),
         ) % {
             "reason": reason.strip(),
-            "code": gettext(RulingCode(str(before["code"])).label),
+            "code": gettext(RulingCode(str(before["code"])).label).lower(),
             "points": before["points"],
         }
     ruling.save()

@@ -259,7 +259,7 @@ def test_an_amended_ruling_moves_the_standings_and_is_audited(
         ruling=cleo, points=12, reason="average of the room for a second zero", actor=director
     )
     cleo.refresh_from_db()
-    assert cleo.amended and cleo.points == 12 and "was missing, 0 points" in cleo.reason
+    assert cleo.amended and cleo.points == 12 and "(amended; was no slip, 0 points)" in cleo.reason
     assert standings_game(game=game).row_of(cleo.player_id).total == 12  # type: ignore[union-attr]
     entry = r.audit_entries.get(action="arbiter.ruling.amended")
     assert entry.actor == director and entry.data["before"]["points"] == 0

@@ -18,7 +18,7 @@ def test_a_validation_error_keeps_the_one_shape_and_lists_the_fields():
     error = exceptions.ValidationError({"ref": ["Not a grid reference."]})
     response = api_exception_handler(error, {})
     assert response.status_code == 400
-    assert response.data["detail"] == "ref: Not a grid reference."
+    assert response.data["detail"] == "reference: Not a grid reference."  # the field in words
     assert response.data["fields"] == {"ref": ["Not a grid reference."]}
 
 
