@@ -7,22 +7,35 @@ table gets the next number after the highest), and per published round the rack,
 player's move, warning, reference penalty and solo, the top put on the board. A slip's move is
 the placement its ruling credited (re-read by the round's judge, so a blank re-marked or a
 reference corrected by the 2016 rule is written as it stands on the board); a slip that earned
-nothing is written as Eliot's ``invalid``, as typed; no slip, ``none``. Warning penalties are
-not written: Eliot computes them from its own settings, as the standings here do from the
-event's. A round in play ends the file as an open turn, a finished game with its leftover.
-What Eliot cannot say: the average a director gave for a second zero (rule 10).
+nothing is written as Eliot's ``invalid``, as typed; no slip, ``none``. Words are Eliot's: the
+tiles already on the board in upper case (Eliot refuses a file otherwise). A round in play
+ends the file as an open turn, a finished game with its leftover.
+
+Totals: Eliot counts each valid move's score (it scores the move again), the solos, the
+penalties, and 5 points for each warning beyond the third (its settings' defaults,
+``arbitration.warnings-limit`` and ``penalty-value``, which no file holds). Where this event's
+policy charges more for a warning, the difference is written as a penalty in that round; what
+Eliot cannot count (an average given for a second zero, points a director set that are not
+the move's score, a warning charged less than Eliot charges it) is said per player and round,
+in the file (XML comments) and on the downloads page (``eliot_export``).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
+
+from django.utils import translation
+from django.utils.translation import gettext
 
 from arbiter.rules import PLACED_CODES, RoundJudge
 from arbiter.selectors.standings import Standings, standings_event, standings_game
 from arbiter.services.rulings import judge_for, slip_of
-from arbiter.state import lexicon_for, round_record
+from arbiter.state import round_record
 from engine.board import Layout
 from engine.eliot import (
+    ELIOT_PENALTY_VALUE,
+    ELIOT_WARNINGS_LIMIT,
     Dictionary,
     EliotEvent,
     EliotGame,
@@ -30,6 +43,7 @@ from engine.eliot import (
     EliotPlayer,
     EliotTurn,
     Rack,
+    eliot_word,
     eliot_write,
 )
 from engine.errors import EngineError
@@ -40,6 +54,7 @@ from engine.validate import move_from_tiles
 from tournament.errors import ApplicationError
 from tournament.models import Event, Game, Player, Round, Ruling
 from tournament.sigles import ResultLine, sigles_lines
+from tournament.vocabulary import ruling_total
 
 
 def eliot_players(event: Event) -> list[tuple[Player, int]]:
@@ -59,12 +74,46 @@ def eliot_players(event: Event) -> list[tuple[Player, int]]:
     return result
 
 
-def eliot_game_of(game: Game) -> EliotGame:
-    """The game as an Eliot arbitration game."""
+@dataclass(frozen=True)
+class EliotGap:
+    """A player whose total Eliot cannot count as this game does: the total here, Eliot's,
+    and per round why (in the language of the request or of ``eliot_export``'s caller)."""
+
+    name: str
+    table: int
+    here: int
+    eliot: int
+    rounds: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True)
+class EliotExport:
+    game: EliotGame
+    gaps: tuple[EliotGap, ...]
+
+
+def _why(ruling: Ruling, here: int, eliot: int) -> str:
+    if ruling.averaged:
+        return gettext(
+            "a second zero given the round's average, %(points)d points: Eliot's file has no "
+            "place for it (Eliot counts %(eliot)d)"
+        ) % {"points": ruling.points, "eliot": eliot}
+    if here > eliot and ruling.warning_penalty == 0 and ruling.code not in PLACED_CODES:
+        return gettext("%(points)d points set by the director on a slip Eliot counts as 0") % {
+            "points": ruling.points
+        }
+    return gettext(
+        "%(here)d here, %(eliot)d in Eliot (points set by the director, or a warning this "
+        "event charges less than Eliot's 5 points beyond the third)"
+    ) % {"here": here, "eliot": eliot}
+
+
+def eliot_export(game: Game) -> EliotExport:
+    """The game as an Eliot arbitration game, and the players whose total Eliot cannot count
+    as this game does (``EliotGap``: said in the file and on the page)."""
     event = game.event
     tiles = TileSet.load(game.tile_set)
     players = eliot_players(event)
-    index = {p.pk: i for i, (p, _) in enumerate(players)}
     rounds = list(game.rounds.filter(status=Round.Status.PUBLISHED).order_by("number"))
     rulings: dict[int, dict[int, Ruling]] = defaultdict(dict)
     for ruling in Ruling.objects.filter(round__in=rounds).select_related("submission"):
@@ -72,21 +121,50 @@ def eliot_game_of(game: Game) -> EliotGame:
     try:
         placed = placements([round_record(r) for r in rounds], Layout.load(game.board_layout))
     except EngineError as exc:
-        raise ApplicationError(f"Game {game.number}: the rounds do not replay: {exc}") from None
+        raise ApplicationError(
+            gettext("Game %(number)d: the rounds do not replay: %(error)s")
+            % {"number": game.number, "error": exc}
+        ) from None
     turns = []
     kept: str | None = None
+    warned = [0] * len(players)  # warnings so far, as Eliot counts them
+    gaps: dict[int, list[tuple[int, str]]] = defaultdict(list)
     for r, placement in zip(rounds, placed, strict=True):
         moves: list[EliotMove] = []
         events: list[EliotEvent] = []
         judge = None
-        for player, _ in players:
+        for i, (player, _) in enumerate(players):
             mine = rulings[r.pk].get(player.pk)
             if mine is not None and mine.code in PLACED_CODES and judge is None:
                 judge = judge_for(r)
-            move, given = _eliot_move(judge, mine)
+            move = _eliot_move(judge, mine)
             moves.append(move)
-            events += [EliotEvent(e.kind, index[player.pk], e.points) for e in given]
-        top = EliotMove.valid(r.played_word, r.played_ref, r.played_score or 0)
+            if mine is None:
+                continue
+            charged = 0
+            if mine.warning:
+                events.append(EliotEvent("Warning", i))
+                warned[i] += 1
+                charged = ELIOT_PENALTY_VALUE if warned[i] > ELIOT_WARNINGS_LIMIT else 0
+            extra = max(0, mine.warning_penalty - charged)  # what this event charges more
+            if mine.penalty or extra:
+                events.append(EliotEvent("Penalty", i, -(mine.penalty + extra)))
+            if mine.solo:
+                events.append(EliotEvent("Solo", i, mine.solo))
+            here = ruling_total(
+                points=mine.points,
+                solo=mine.solo,
+                penalty=mine.penalty,
+                warning_penalty=mine.warning_penalty,
+            )
+            eliot = move.points + mine.solo - mine.penalty - max(mine.warning_penalty, charged)
+            if here != eliot:
+                gaps[i].append((r.number, _why(mine, here, eliot)))
+        top_word = "".join(
+            ch.upper() if dot == "." else ch
+            for ch, dot in zip(r.played_word, placement.dotted, strict=True)
+        )
+        top = EliotMove.valid(top_word, r.played_ref, r.played_score or 0)
         turns.append(
             EliotTurn(
                 rack=_rack(r, kept),
@@ -95,7 +173,7 @@ def eliot_game_of(game: Game) -> EliotGame:
                 top=top,
                 masters=(top,),
                 kept=kept,
-                rejected=tuple(r.rejected),
+                rejected=tuple(rack for rack in r.rejected if rack != "-"),
             )
         )
         kept = placement.leave
@@ -110,68 +188,104 @@ def eliot_game_of(game: Game) -> EliotGame:
                 rack=_rack(current, kept),
                 moves=tuple(EliotMove.none() for _ in players),
                 kept=kept,
-                rejected=tuple(current.rejected),
+                rejected=tuple(rack for rack in current.rejected if rack != "-"),
             )
         )
     elif game.status == Game.Status.FINISHED and turns:
         turns.append(EliotTurn(rack=None, moves=(), kept=kept))
-    return EliotGame(
+    written = EliotGame(
+        # No WordNb: Eliot checks it against the dictionary it loaded, and one list has
+        # several builds (ENABLE: 168,548 words of 2-15 letters, 172,820 in all).
         dictionary=Dictionary(
-            name=game.lexicon,
-            type="dawg",
-            letters=" ".join([*tiles.letters, "?"]),
-            words=lexicon_for(game.lexicon).words,
+            name=game.lexicon, type="dawg", letters=" ".join([*tiles.letters, "?"])
         ),
         mode="arbitration",
         players=tuple(EliotPlayer(p.name, table) for p, table in players),
         turns=tuple(turns),
     )
+    stats = written.stats()
+    totals = standings_game(game=game)
+    gap_list = []
+    for i, (player, table) in enumerate(players):
+        row = totals.row_of(player.pk)
+        here = row.total if row is not None else 0
+        if gaps.get(i) or here != stats[i].total:
+            gap_list.append(
+                EliotGap(player.name, table, here, stats[i].total, tuple(gaps.get(i, ())))
+            )
+    return EliotExport(written, tuple(gap_list))
+
+
+def eliot_game_of(game: Game) -> EliotGame:
+    """The game as an Eliot arbitration game."""
+    return eliot_export(game).game
 
 
 def _rack(round: Round, kept: str | None) -> Rack:
     """The round's rack as Eliot writes it; ``-`` when the leftover of the round before was put
-    back (a rack refused) and the rack drawn afresh."""
+    back (a rack refused) and the rack drawn afresh; the leftover alone when nothing was drawn
+    (the bag empty: Eliot then writes no rack)."""
     notation = rack_notation(round.rack, round.leftover)
     leftover, _, drawn = notation.partition("+")
     reset = bool(kept) and not round.leftover
+    if round.leftover and not drawn:
+        return Rack(kept=round.leftover, drawn="")
     if not drawn:
         return Rack(kept="", drawn=leftover, reset=reset)
     return Rack(kept=leftover, drawn=drawn, reset=reset)
 
 
-def _eliot_move(
-    judge: RoundJudge | None, ruling: Ruling | None
-) -> tuple[EliotMove, list[EliotEvent]]:
-    """A player's ``PlayerMove`` and the events of their ruling (the player id is set by the
-    caller)."""
+def _eliot_move(judge: RoundJudge | None, ruling: Ruling | None) -> EliotMove:
+    """A player's ``PlayerMove``: the placement the ruling credited, as Eliot writes it; the
+    slip as typed when it earned nothing; ``none`` without a slip."""
     if ruling is None or ruling.submission is None:
-        return EliotMove.none(), []
+        return EliotMove.none()
     slip = ruling.submission
-    move = EliotMove.invalid(slip.word, slip.ref)
     if ruling.code in PLACED_CODES and judge is not None:
         ruled = judge.rule(slip_of(slip))
         if ruled.code in PLACED_CODES and ruled.placed:
             placed = move_from_tiles(judge.board, list(ruled.placed))
-            move = EliotMove.valid(placed.word, placed.ref, ruling.points)
-    events = []
-    if ruling.warning:
-        events.append(EliotEvent("Warning", -1))
-    if ruling.penalty:
-        events.append(EliotEvent("Penalty", -1, -ruling.penalty))
-    if ruling.solo:
-        events.append(EliotEvent("Solo", -1, ruling.solo))
-    return move, events
+            return EliotMove.valid(
+                eliot_word(judge.board, placed), placed.ref, ruled.move_score or 0
+            )
+    return EliotMove.invalid(slip.word, slip.ref)
+
+
+def eliot_notes(export: EliotExport) -> list[str]:
+    """What the file cannot hold, one sentence per player, for its XML comments."""
+    notes = [
+        gettext(
+            "Eliot counts warnings from its own settings; this file assumes its defaults, "
+            "%(free)d warnings free and %(value)d points for each one beyond."
+        )
+        % {"free": ELIOT_WARNINGS_LIMIT, "value": ELIOT_PENALTY_VALUE}
+    ]
+    for gap in export.gaps:
+        notes.append(
+            gettext("%(name)s (table %(table)d): %(here)d here, %(eliot)d in Eliot: %(why)s.")
+            % {
+                "name": gap.name,
+                "table": gap.table,
+                "here": gap.here,
+                "eliot": gap.eliot,
+                "why": "; ".join(
+                    gettext("round %(round)d, %(why)s") % {"round": n, "why": why}
+                    for n, why in gap.rounds
+                )
+                or gettext("the totals differ"),
+            }
+        )
+    return notes
 
 
 def eliot_bytes(game: Game) -> bytes:
-    """The game's Eliot save file, its statistics counted with the event's warning policy."""
+    """The game's Eliot save file, its statistics as Eliot counts them; what it cannot hold
+    said in XML comments, in the event's language."""
     event = game.event
-    return eliot_write(
-        eliot_game_of(game),
-        warnings_free=event.warnings_free,
-        warning_penalty=event.warning_penalty,
-        comment=f"{event.name}, game {game.number}",
-    )
+    with translation.override(event.language):
+        export = eliot_export(game)
+        notes = eliot_notes(export)
+    return eliot_write(export.game, comment=f"{event.name}, game {game.number}", notes=notes)
 
 
 def gcg_text(game: Game) -> str:
@@ -194,6 +308,7 @@ def gcg_text(game: Game) -> str:
         return gcg_write(
             [round_record(r) for r in rounds],
             layout=Layout.load(game.board_layout),
+            tiles=game.tile_set,
             title=f"{game.event.name}, game {game.number}",
             lexicon=game.lexicon,
             notes=notes,
