@@ -111,8 +111,8 @@ def check_size(content: bytes, limit: int) -> None:
     """Refuse ``content`` over ``limit`` bytes (before anything is decoded)."""
     if len(content) > limit:
         refuse(
-            _("the file is %(size)s: at most %(limit)s are read"),
-            size=megabytes(len(content)) if len(content) >= 2**20 else f"{len(content)} bytes",
+            _("the file is over %(limit)s (%(size)s bytes): at most %(limit)s are read"),
+            size=f"{len(content):,}",
             limit=megabytes(limit),
         )
 

@@ -178,7 +178,9 @@ def test_a_doctype_is_refused_so_no_entity_can_expand() -> None:
 
 def test_a_huge_file_is_refused_before_it_is_parsed() -> None:
     content = hand() + b" " * MAX_BYTES
-    assert problems_of(content) == ["the file is 2.0 MB: at most 2 MB are read"]
+    assert problems_of(content) == [
+        f"the file is over 2 MB ({len(content):,} bytes): at most 2 MB are read"
+    ]
 
 
 def test_a_rack_with_a_tile_not_in_the_set_is_refused_with_its_line() -> None:

@@ -62,7 +62,8 @@ from arbiter.selectors.standings import (
     standings_game,
     standings_simultaneous_live,
 )
-from arbiter.services.rooms import game_draw_whole, room_results_import
+from arbiter.services.rooms import room_results_import
+from arbiter.services.simultaneous import game_draw_whole
 from tournament.errors import ApplicationError
 from tournament.models import Event, Game
 from tournament.selectors import event_list_visible, host_of

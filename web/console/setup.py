@@ -24,7 +24,7 @@ from arbiter.services.interchange import (
     game_import_predrawn,
     predrawn_imported_message,
 )
-from arbiter.services.rooms import game_draw_whole
+from arbiter.services.simultaneous import game_draw_whole
 from arbiter.state import lexicon_info
 from tournament.categories import AGE_CATEGORIES
 from tournament.errors import ApplicationError
