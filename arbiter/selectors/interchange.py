@@ -98,26 +98,93 @@ def _why(ruling: Ruling, here: int, eliot: int) -> str:
             "a second zero given the round's average, %(points)d points: Eliot's file has no "
             "place for it (Eliot counts %(eliot)d)"
         ) % {"points": ruling.points, "eliot": eliot}
-    if here > eliot and ruling.warning_penalty == 0 and ruling.code not in PLACED_CODES:
-        return gettext("%(points)d points set by the director on a slip Eliot counts as 0") % {
-            "points": ruling.points
-        }
     return gettext(
-        "%(here)d here, %(eliot)d in Eliot (points set by the director, or a warning this "
-        "event charges less than Eliot's 5 points beyond the third)"
-    ) % {"here": here, "eliot": eliot}
+        "%(here)d here, %(eliot)d in Eliot (points set by the director that are not the "
+        "move's score, or a warning this event charges less than Eliot's %(value)d points "
+        "beyond the third)"
+    ) % {"here": here, "eliot": eliot, "value": ELIOT_PENALTY_VALUE}
+
+
+@dataclass(frozen=True)
+class _Counted:
+    """One ruling as Eliot's file holds it: the warning's penalty Eliot charges by itself, the
+    penalty written (the reference penalty and what this event charges more for a warning),
+    and the ruling's total here and in Eliot."""
+
+    charged: int
+    penalty: int
+    here: int
+    eliot: int
+
+
+def _counted(ruling: Ruling, warnings_before: int) -> _Counted:
+    """``ruling`` as Eliot counts it, the player having had ``warnings_before`` warnings in the
+    game before it. Eliot scores a valid move itself (the placement's score, ``move_score``),
+    adds solos and penalties, and charges each warning beyond the third."""
+    charged = 0
+    if ruling.warning and warnings_before + 1 > ELIOT_WARNINGS_LIMIT:
+        charged = ELIOT_PENALTY_VALUE
+    extra = max(0, ruling.warning_penalty - charged)
+    placed = ruling.code in PLACED_CODES and ruling.submission_id is not None
+    move = (ruling.move_score or 0) if placed else 0
+    here = ruling_total(
+        points=ruling.points,
+        solo=ruling.solo,
+        penalty=ruling.penalty,
+        warning_penalty=ruling.warning_penalty,
+    )
+    eliot = move + ruling.solo - ruling.penalty - extra - charged
+    return _Counted(charged, ruling.penalty + extra, here, eliot)
+
+
+@dataclass(frozen=True)
+class _Sources:
+    players: list[tuple[Player, int]]
+    rounds: list[Round]
+    rulings: dict[int, dict[int, Ruling]]
+
+
+def _sources(game: Game) -> _Sources:
+    rounds = list(game.rounds.filter(status=Round.Status.PUBLISHED).order_by("number"))
+    rulings: dict[int, dict[int, Ruling]] = defaultdict(dict)
+    for ruling in Ruling.objects.filter(round__in=rounds).select_related("submission"):
+        rulings[ruling.round_id][ruling.player_id] = ruling
+    return _Sources(eliot_players(game.event), rounds, rulings)
+
+
+def _gaps(sources: _Sources) -> tuple[EliotGap, ...]:
+    gaps = []
+    for player, table in sources.players:
+        warned = 0
+        here = eliot = 0
+        why: list[tuple[int, str]] = []
+        for r in sources.rounds:
+            mine = sources.rulings[r.pk].get(player.pk)
+            if mine is None:
+                continue
+            counted = _counted(mine, warned)
+            warned += int(mine.warning)
+            here += counted.here
+            eliot += counted.eliot
+            if counted.here != counted.eliot:
+                why.append((r.number, _why(mine, counted.here, counted.eliot)))
+        if why:
+            gaps.append(EliotGap(player.name, table, here, eliot, tuple(why)))
+    return tuple(gaps)
+
+
+def eliot_gaps(game: Game) -> tuple[EliotGap, ...]:
+    """The players whose total Eliot cannot count as this game does, and why, round by round
+    (from the rulings alone: what the downloads page shows)."""
+    return _gaps(_sources(game))
 
 
 def eliot_export(game: Game) -> EliotExport:
     """The game as an Eliot arbitration game, and the players whose total Eliot cannot count
     as this game does (``EliotGap``: said in the file and on the page)."""
-    event = game.event
     tiles = TileSet.load(game.tile_set)
-    players = eliot_players(event)
-    rounds = list(game.rounds.filter(status=Round.Status.PUBLISHED).order_by("number"))
-    rulings: dict[int, dict[int, Ruling]] = defaultdict(dict)
-    for ruling in Ruling.objects.filter(round__in=rounds).select_related("submission"):
-        rulings[ruling.round_id][ruling.player_id] = ruling
+    sources = _sources(game)
+    players, rounds, rulings = sources.players, sources.rounds, sources.rulings
     try:
         placed = placements([round_record(r) for r in rounds], Layout.load(game.board_layout))
     except EngineError as exc:
@@ -128,7 +195,6 @@ def eliot_export(game: Game) -> EliotExport:
     turns = []
     kept: str | None = None
     warned = [0] * len(players)  # warnings so far, as Eliot counts them
-    gaps: dict[int, list[tuple[int, str]]] = defaultdict(list)
     for r, placement in zip(rounds, placed, strict=True):
         moves: list[EliotMove] = []
         events: list[EliotEvent] = []
@@ -137,29 +203,17 @@ def eliot_export(game: Game) -> EliotExport:
             mine = rulings[r.pk].get(player.pk)
             if mine is not None and mine.code in PLACED_CODES and judge is None:
                 judge = judge_for(r)
-            move = _eliot_move(judge, mine)
-            moves.append(move)
+            moves.append(_eliot_move(judge, mine))
             if mine is None:
                 continue
-            charged = 0
+            counted = _counted(mine, warned[i])
             if mine.warning:
                 events.append(EliotEvent("Warning", i))
                 warned[i] += 1
-                charged = ELIOT_PENALTY_VALUE if warned[i] > ELIOT_WARNINGS_LIMIT else 0
-            extra = max(0, mine.warning_penalty - charged)  # what this event charges more
-            if mine.penalty or extra:
-                events.append(EliotEvent("Penalty", i, -(mine.penalty + extra)))
+            if counted.penalty:
+                events.append(EliotEvent("Penalty", i, -counted.penalty))
             if mine.solo:
                 events.append(EliotEvent("Solo", i, mine.solo))
-            here = ruling_total(
-                points=mine.points,
-                solo=mine.solo,
-                penalty=mine.penalty,
-                warning_penalty=mine.warning_penalty,
-            )
-            eliot = move.points + mine.solo - mine.penalty - max(mine.warning_penalty, charged)
-            if here != eliot:
-                gaps[i].append((r.number, _why(mine, here, eliot)))
         top_word = "".join(
             ch.upper() if dot == "." else ch
             for ch, dot in zip(r.played_word, placement.dotted, strict=True)
@@ -203,17 +257,7 @@ def eliot_export(game: Game) -> EliotExport:
         players=tuple(EliotPlayer(p.name, table) for p, table in players),
         turns=tuple(turns),
     )
-    stats = written.stats()
-    totals = standings_game(game=game)
-    gap_list = []
-    for i, (player, table) in enumerate(players):
-        row = totals.row_of(player.pk)
-        here = row.total if row is not None else 0
-        if gaps.get(i) or here != stats[i].total:
-            gap_list.append(
-                EliotGap(player.name, table, here, stats[i].total, tuple(gaps.get(i, ())))
-            )
-    return EliotExport(written, tuple(gap_list))
+    return EliotExport(written, _gaps(sources))
 
 
 def eliot_game_of(game: Game) -> EliotGame:
@@ -330,9 +374,12 @@ def _results(standings: Standings, tables: dict[int, int]) -> list[ResultLine]:
     ]
 
 
-def sigles_bytes(*, event: Event, game: Game | None = None, key: str = "table") -> bytes:
+def sigles_bytes(
+    *, event: Event, game: Game | None = None, key: str = "table", empty: bool = True
+) -> bytes:
     """The results of a game (or of the whole event) as SIGLES reads them: by table as Eliot's
-    exporter writes them (the tables of ``eliot_players``), or by licence number."""
+    exporter writes them (the tables of ``eliot_players``; ``empty``: a line for each table
+    nobody sits at, as the script writes by default), or by licence number."""
     standings = standings_game(game=game) if game is not None else standings_event(event=event)
     tables = {p.pk: table for p, table in eliot_players(event)}
-    return sigles_lines(_results(standings, tables), key=key)
+    return sigles_lines(_results(standings, tables), key=key, empty=empty)

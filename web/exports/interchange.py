@@ -21,7 +21,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from arbiter.selectors.interchange import eliot_bytes, gcg_text, sigles_bytes
+from arbiter.selectors.interchange import (
+    eliot_bytes,
+    eliot_gaps,
+    gcg_text,
+    sigles_bytes,
+)
 from arbiter.services.interchange import (
     PREDRAWN_MAX_BYTES,
     GameImportError,
@@ -54,6 +59,17 @@ def _attachment(content: bytes, name: str, content_type: str) -> HttpResponse:
 def _refused(request: HttpRequest, event: Event, exc: ApplicationError) -> HttpResponse:
     messages.error(request, exc.message)
     return redirect("console:event_detail", slug=event.slug)
+
+
+@event_roles(*STAFF)
+@require_GET
+def event_files(request: HttpRequest, slug: str) -> HttpResponse:
+    """The files other programs read, what each is and where it goes: per game Eliot's save
+    game (with each player whose total Eliot cannot count as here, and why), the tops as GCG,
+    the results for SIGLES; the event's SIGLES file."""
+    event = event_visible_or_404(request, slug)
+    games = [{"game": g, "gaps": eliot_gaps(g)} for g in event.games.order_by("number")]
+    return render(request, "exports/files.html", {"event": event, "games": games})
 
 
 @event_roles(*STAFF)
@@ -111,8 +127,9 @@ def _sigles(request: HttpRequest, event: Event, game: Game | None) -> HttpRespon
                 _("Unknown SIGLES key %(key)r: table or licence.") % {"key": key[:20]}
             ),
         )
+    empty = request.GET.get("empty", "1") != "0"
     try:
-        content = sigles_bytes(event=event, game=game, key=key)
+        content = sigles_bytes(event=event, game=game, key=key, empty=empty)
     except ApplicationError as exc:
         return _refused(request, event, exc)
     suffix = f"-game-{game.number}" if game is not None else ""
