@@ -164,12 +164,16 @@ def check_json_depth(
     in C (``bytes.translate``, ``itertools.accumulate``), stopping at the first one too deep,
     so a file of nothing but ``[`` costs what reading it costs."""
     brackets = _JSON_STRING.sub(b"", content).translate(None, _BRACKETS)
+    _check_depth(content, brackets, max_depth)
     if max_containers is not None and len(brackets) > 2 * max_containers:
         refuse(
             _("the JSON holds %(count)d objects and lists: at most %(limit)d are read"),
             count=len(brackets) // 2,
             limit=max_containers,
         )
+
+
+def _check_depth(content: bytes, brackets: bytes, max_depth: int) -> None:
     stepped = brackets.translate(_STEP)
     inner = b"" if b"\x01" * (max_depth + 1) in stepped else stepped  # a run too deep: no pass
     for _level in range(max_depth if inner else 0):  # each pass takes away the innermost pairs
