@@ -152,7 +152,8 @@ def check_utf8(content: bytes) -> None:
 MAX_JSON_DEPTH = 20
 MAX_JSON_DIGITS = 18  # digits of a whole number
 _JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
-_BRACKETS = bytes(range(256)).translate(None, b"[]{}")  # every byte but the brackets
+_STRUCTURE = bytes(range(256)).translate(None, b'[]{}"')  # every byte but brackets and quotes
+_PIECE = 1024 * 1024
 _STEP = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
 
 
@@ -163,7 +164,7 @@ def check_json_depth(
     objects and arrays), before any parser builds it: strings aside, the brackets are counted
     in C (``bytes.translate``, ``itertools.accumulate``), stopping at the first one too deep,
     so a file of nothing but ``[`` costs what reading it costs."""
-    brackets = _JSON_STRING.sub(b"", content).translate(None, _BRACKETS)
+    brackets = _brackets(content)
     _check_depth(content, brackets, max_depth)
     if max_containers is not None and len(brackets) > 2 * max_containers:
         refuse(
@@ -171,6 +172,28 @@ def check_json_depth(
             count=len(brackets) // 2,
             limit=max_containers,
         )
+
+
+def _brackets(content: bytes, piece_size: int = _PIECE) -> bytes:
+    """The brackets of ``content`` outside its strings, in order. A megabyte at a time and in
+    C (escapes taken away, the rest but brackets and quotes deleted, then split at the quotes:
+    what lies between every other quote is a string), so memory stays a few megabytes
+    whatever the file: a regular expression over 5 million strings held 700 MB."""
+    kept: list[bytes] = []
+    carry = b""
+    inside = False
+    for start in range(0, len(content), piece_size):
+        piece = carry + content[start : start + piece_size]
+        run = len(piece) - len(piece.rstrip(b"\\"))
+        carry = b"\\" if run % 2 else b""  # an escape cut in two: finished in the next piece
+        if carry:
+            piece = piece[:-1]
+        piece = piece.replace(b"\\\\", b"").replace(b'\\"', b"").translate(None, _STRUCTURE)
+        parts = piece.split(b'"')
+        outside = parts[1::2] if inside else parts[0::2]
+        kept.append(b"".join(outside))
+        inside = inside != (len(parts) % 2 == 0)
+    return b"".join(kept)
 
 
 def _check_depth(content: bytes, brackets: bytes, max_depth: int) -> None:

@@ -65,7 +65,7 @@ class RoomResultsError(ApplicationError):
         self.errors = errors
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FileRound:
     game: int
     number: int
@@ -75,7 +75,7 @@ class FileRound:
     score: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FileRuling:
     game: int
     round: int
@@ -95,7 +95,7 @@ class FileRuling:
     reason: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FilePlayer:
     line: int  # the player's position in the file, from 1
     name: str
@@ -260,6 +260,17 @@ class RoomFile:
     problems: list[str]
 
 
+def listed(problems: list[str]) -> list[str]:
+    """At most ``MAX_PROBLEMS`` problems, and a line saying there are more (the readers and
+    checks stop once past the limit, so how many more is not counted)."""
+    if len(problems) <= MAX_PROBLEMS:
+        return problems
+    return [
+        *problems[:MAX_PROBLEMS],
+        gettext("... and more: the first %(count)d problems are listed.") % {"count": MAX_PROBLEMS},
+    ]
+
+
 def _said(exc: Exception) -> str:
     """The JSON parser's error and the text where it stopped (yajl shows it on the next
     line)."""
@@ -309,7 +320,7 @@ def room_results_read(raw: bytes) -> RoomFile:
             player = reader.player(item, line)
             if player is not None:
                 players.append(player)
-            if len(reader.problems) >= MAX_PROBLEMS:
+            if len(reader.problems) > MAX_PROBLEMS:
                 break
         else:
             if not players and not isinstance(next(_items(raw, "players"), None), list):
@@ -317,16 +328,6 @@ def room_results_read(raw: bytes) -> RoomFile:
     except ijson.JSONError as exc:
         raise _refused([gettext("Not a JSON file: %(exc)s.") % {"exc": _said(exc)}]) from None
     problems = reader.problems
-    if len(problems) > MAX_PROBLEMS:
-        problems = [
-            *problems[:MAX_PROBLEMS],
-            ngettext(
-                "... and %(count)d more problem.",
-                "... and %(count)d more problems.",
-                len(problems) - MAX_PROBLEMS,
-            )
-            % {"count": len(problems) - MAX_PROBLEMS},
-        ]
     return RoomFile(rounds, players, problems)
 
 
@@ -339,5 +340,6 @@ __all__ = [
     "FileRuling",
     "RoomFile",
     "RoomResultsError",
+    "listed",
     "room_results_read",
 ]

@@ -28,12 +28,14 @@ from django.utils.translation import gettext
 from arbiter.services.common import Actor
 from arbiter.services.room_files import (
     MAX_BYTES,
+    MAX_PROBLEMS,
     ROOM_RESULTS_FORMAT,
     ROOM_RESULTS_VERSION,
     FilePlayer,
     FileRound,
     FileRuling,
     RoomResultsError,
+    listed,
     room_results_read,
 )
 from engine.board import Board, Layout
@@ -200,6 +202,8 @@ def _rulings_checked(
 ) -> None:
     known = {(r.game, r.number) for r in rounds}
     for fp in players:
+        if len(problems) > MAX_PROBLEMS:
+            return  # enough said: ``listed`` says there are more
         seen: set[tuple[int, int]] = set()
         for r in fp.rulings:
             key = (r.game, r.round)
@@ -248,11 +252,11 @@ def room_results_import(*, room: Event, raw: bytes, actor: Actor) -> RoomImport:
     _rounds_checked(room, rounds, problems)
     _rulings_checked(players, rounds, problems)
     if problems:
-        raise RoomResultsError("bad_file", problems)
+        raise RoomResultsError("bad_file", listed(problems))
     conflicts: list[str] = []
     matched = _players_matched(room, players, conflicts)
     if conflicts:
-        raise RoomResultsError("player_conflicts", conflicts)
+        raise RoomResultsError("player_conflicts", listed(conflicts))
     now = timezone.now()
     report = RoomImport()
     round_of = _rounds_stored(room, rounds, report, now)
@@ -390,15 +394,22 @@ RULING_FIELDS = (
 _STORED = ("code", *RULING_FIELDS)
 
 
+_CHUNK = 2_000  # rulings stored at a time: memory follows the chunk, not the file
+
+
 def _rulings_stored(
     rulings: list[tuple[Round, Player, FileRuling]], report: RoomImport, now: Any
 ) -> None:
     """The file's rulings, each unless the same one is there already (its slip too); a ruling
-    that differs replaces the old one and its slip."""
+    that differs replaces the old one and its slip. Stored a chunk at a time, and the rulings
+    already there compared as plain values, so that a file of 300,000 rulings holds no
+    300,000 model objects at once."""
     rounds = {r.pk for r, _, _ in rulings}
     old = {
-        (r.round_id, r.player_id): r
-        for r in Ruling.objects.filter(round_id__in=rounds).select_related("submission")
+        (row[0], row[1]): (row[2], row[3:])
+        for row in Ruling.objects.filter(round_id__in=rounds).values_list(
+            "round_id", "player_id", "pk", *_COMPARED
+        )
     }
     fresh: list[tuple[Round, Player, FileRuling]] = []
     replaced: list[int] = []
@@ -406,58 +417,62 @@ def _rulings_stored(
         before = old.get((round.pk, player.pk))
         if before is None:
             report.rulings_added += 1
-        elif _same(before, fr):
+        elif before[1] == _compared(fr):
             report.rulings_unchanged += 1
             continue
         else:
             report.rulings_changed += 1
-            replaced.append(before.pk)
+            replaced.append(before[0])
         fresh.append((round, player, fr))
+    del old
     if replaced:
         gone = Ruling.objects.filter(pk__in=replaced)
         keys = list(gone.values_list("round_id", "player_id"))
         gone.delete()
         for round_id, player_id in keys:
             Submission.objects.filter(round_id=round_id, player_id=player_id).delete()
-    slips = Submission.objects.bulk_create(
-        [
-            Submission(
-                round=round,
-                player=player,
-                word=fr.word,
-                ref=fr.ref,
-                announced_score=fr.announced,
-                received_at=now,
-                source=Submission.Source.ROOM_FILE,
-            )
-            for round, player, fr in fresh
-            if fr.word
-        ],
-        batch_size=500,
-    )
-    slip_of = {(s.round_id, s.player_id): s for s in slips}
-    Ruling.objects.bulk_create(
-        [
-            Ruling(
-                round=round,
-                player=player,
-                submission=slip_of.get((round.pk, player.pk)),
-                ruled_at=now,
-                **{f: getattr(fr, f) for f in _STORED},
-            )
-            for round, player, fr in fresh
-        ],
-        batch_size=500,
-    )
+    for start in range(0, len(fresh), _CHUNK):
+        chunk = fresh[start : start + _CHUNK]
+        slips = Submission.objects.bulk_create(
+            [
+                Submission(
+                    round=round,
+                    player=player,
+                    word=fr.word,
+                    ref=fr.ref,
+                    announced_score=fr.announced,
+                    received_at=now,
+                    source=Submission.Source.ROOM_FILE,
+                )
+                for round, player, fr in chunk
+                if fr.word
+            ],
+            batch_size=500,
+        )
+        slip_of = {(s.round_id, s.player_id): s for s in slips}
+        Ruling.objects.bulk_create(
+            [
+                Ruling(
+                    round=round,
+                    player=player,
+                    submission=slip_of.get((round.pk, player.pk)),
+                    ruled_at=now,
+                    **{f: getattr(fr, f) for f in _STORED},
+                )
+                for round, player, fr in chunk
+            ],
+            batch_size=500,
+        )
 
 
-def _same(ruling: Ruling, fr: FileRuling) -> bool:
-    slip = ruling.submission
-    same_slip = (slip is None and not fr.word) or (
-        slip is not None
-        and (slip.word, slip.ref, slip.announced_score) == (fr.word, fr.ref, fr.announced)
-    )
-    return same_slip and all(getattr(ruling, f) == getattr(fr, f) for f in _STORED)
+# A ruling as the file says it, and as stored: its slip's word, ref and announced score (empty
+# and None without a slip), then its own fields.
+_COMPARED = ("submission__word", "submission__ref", "submission__announced_score", *_STORED)
+
+
+def _compared(fr: FileRuling) -> tuple[Any, ...]:
+    slip = (fr.word, fr.ref, fr.announced) if fr.word else (None, None, None)
+    return (*slip, *(getattr(fr, f) for f in _STORED))
 
 
 __all__ = [
