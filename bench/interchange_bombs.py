@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -60,37 +61,41 @@ def _room_file(players: int, rounds: int) -> bytes:
     ).encode()
 
 
-def cases() -> dict[str, tuple[str, bytes]]:
+def cases() -> dict[str, tuple[str, Callable[[], bytes]]]:
+    """Each case's kind and how to make its file (made only in the child that runs it)."""
     real = REAL.read_bytes()
     room = b'{"format": "duplicate-room-results", "version": 1, "games": [], "players": ['
     return {
-        "eliot: nested 200,000 deep": ("predrawn", b"<EliotGame>" + b"<a>" * 200_000),
+        "eliot: nested 200,000 deep": ("predrawn", lambda: b"<EliotGame>" + b"<a>" * 200_000),
         "eliot: DOCTYPE": (
             "predrawn",
-            b'<?xml version="1.0"?><!DOCTYPE a [<!ENTITY a "aaaaaaaaaa">]><EliotGame/>',
+            lambda: b'<?xml version="1.0"?><!DOCTYPE a [<!ENTITY a "aaaaaaaaaa">]><EliotGame/>',
         ),
-        "eliot: 50 MB": ("predrawn", b"<" * (50 * MB)),
-        "eliot: cut short": ("predrawn", real[: len(real) // 2]),
-        "eliot: Latin-1": ("predrawn", real.replace(b"Dupont", "Dupönt".encode("latin-1"))),
-        "eliot: UTF-16": ("predrawn", real.decode("utf-8").encode("utf-16")),
+        "eliot: 50 MB": ("predrawn", lambda: b"<" * (50 * MB)),
+        "eliot: cut short": ("predrawn", lambda: real[: len(real) // 2]),
+        "eliot: Latin-1": ("predrawn", lambda: real.replace(b"Dupont", "Dupönt".encode("latin-1"))),
+        "eliot: UTF-16": ("predrawn", lambda: real.decode("utf-8").encode("utf-16")),
         "eliot: 2 MB of newlines": (
             "predrawn",
-            b"<EliotGame>" + b"\n" * (2 * MB - 30) + b"</EliotGame>",
+            lambda: b"<EliotGame>" + b"\n" * (2 * MB - 30) + b"</EliotGame>",
         ),
-        "eliot: 300,000 elements": ("predrawn", b"<EliotGame><Game>" + b"<a/>" * 300_000),
-        "json: nested 2 MB deep": ("predrawn", b"[" * (2 * MB)),
-        "json: 50 MB": ("predrawn", b" " * (50 * MB)),
-        "json: cut short": ("predrawn", b'{"tiles": "en", "rounds": [' + b'{"a": 1},' * 1000),
-        "json: UTF-16": ("predrawn", '{"tiles": "en"}'.encode("utf-16")),
-        "json: 2 MB of newlines": ("predrawn", b"\n" * (2 * MB - 10)),
-        "json: a million [] pairs": ("predrawn", b"[" + b"[]," * 600_000 + b"[]]"),
-        "room: nested 40 MB deep": ("room", b"[" * (40 * MB)),
-        "room: 50 MB": ("room", b" " * (50 * MB)),
-        "room: 13 million objects": ("room", room + b"{}," * (13 * MB) + b"{}]}"),
-        "room: cut short": ("room", room + b'{"name": "A", "rulings": [' * 1),
-        "room: Latin-1": ("room", room + '{"name": "Zoé"}]}'.encode("latin-1")),
-        "room: 40 MB of newlines": ("room", b"\n" * (40 * MB - 10)),
-        "room: a valid file of 40 MB": ("room", b""),  # made in the child
+        "eliot: 300,000 elements": ("predrawn", lambda: b"<EliotGame><Game>" + b"<a/>" * 300_000),
+        "json: nested 2 MB deep": ("predrawn", lambda: b"[" * (2 * MB)),
+        "json: 50 MB": ("predrawn", lambda: b" " * (50 * MB)),
+        "json: cut short": (
+            "predrawn",
+            lambda: b'{"tiles": "en", "rounds": [' + b'{"a": 1},' * 1000,
+        ),
+        "json: UTF-16": ("predrawn", lambda: '{"tiles": "en"}'.encode("utf-16")),
+        "json: 2 MB of newlines": ("predrawn", lambda: b"\n" * (2 * MB - 10)),
+        "json: a million [] pairs": ("predrawn", lambda: b"[" + b"[]," * 600_000 + b"[]]"),
+        "room: nested 40 MB deep": ("room", lambda: b"[" * (40 * MB)),
+        "room: 50 MB": ("room", lambda: b" " * (50 * MB)),
+        "room: 13 million objects": ("room", lambda: room + b"{}," * (13 * MB) + b"{}]}"),
+        "room: cut short": ("room", lambda: room + b'{"name": "A", "rulings": [' * 1),
+        "room: Latin-1": ("room", lambda: room + '{"name": "Zoé"}]}'.encode("latin-1")),
+        "room: 40 MB of newlines": ("room", lambda: b"\n" * (40 * MB - 10)),
+        "room: a valid file of 40 MB": ("room", lambda: b""),  # made in the child
     }
 
 
@@ -115,7 +120,8 @@ def run_case(name: str) -> dict[str, Any]:
 
     host = event_create(name="Host", starts_on=dt.date(2026, 11, 25), actor=None)
     room = room_create(host=host, name="Room", actor=None, remote=True)
-    kind, content = cases()[name]
+    kind, make = cases()[name]
+    content = make()
     if not content:  # a valid file of the simultaneous's own game: imported whole
         from arbiter.services.simultaneous import game_draw_whole
         from bench.simultaneous import room_file

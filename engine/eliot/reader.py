@@ -243,7 +243,7 @@ class _Reader:
             self.bad(
                 node,
                 _(
-                    "rack %(rack)s is not a rack: tiles A-Z and ?, with + between the tiles "
+                    "rack %(rack)s is not a rack: tiles A-Z and blanks (?), with + between the tiles "
                     "kept and the tiles drawn (EIS+ANRTU), - first when the leftover was put back"
                 ),
                 rack=repr(text[:20]),
