@@ -39,8 +39,8 @@ class Rack:
         m = _RACK.fullmatch(text)
         if m is None or (m.group(3) is not None and not m.group(2)):
             raise NotationError(
-                f"rack {text!r} is not a rack: tiles A-Z and blanks (?), with + between the tiles kept "
-                "and the tiles drawn (EIS+ANRTU), - first when the leftover was put back"
+                f"rack {text!r} is not a rack: tiles A-Z and blanks (?), with + between the tiles "
+                "kept and the tiles drawn (EIS+ANRTU), - first when the leftover was put back"
             )
         reset = bool(m.group(1))
         if m.group(3) is None:

@@ -243,8 +243,9 @@ class _Reader:
             self.bad(
                 node,
                 _(
-                    "rack %(rack)s is not a rack: tiles A-Z and blanks (?), with + between the tiles "
-                    "kept and the tiles drawn (EIS+ANRTU), - first when the leftover was put back"
+                    "rack %(rack)s is not a rack: tiles A-Z and blanks (?), with + between the "
+                    "tiles kept and the tiles drawn (EIS+ANRTU), - first when the leftover was "
+                    "put back"
                 ),
                 rack=repr(text[:20]),
             )
