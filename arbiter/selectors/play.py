@@ -17,6 +17,7 @@ from django.db.models import Max, Subquery
 
 from arbiter.selectors.standings import StandingRow, Standings, standings_event
 from engine.board import Layout
+from engine.tiles import BLANK, TileSet
 from tournament.models import AuditEntry, Game, Player, Round, Ruling, Submission
 from tournament.selectors import game_current, game_current_queryset, unique_or_none
 
@@ -164,6 +165,7 @@ def play_state(
         "round": None,
         "board": None,
         "premiums": None,
+        "values": None,
         "slip": None,
         "result": None,
         "standings": None,
@@ -173,6 +175,7 @@ def play_state(
     data["game"] = {"number": game.number, "status": game.status, "end_reason": game.end_reason}
     data["board"] = list(game.board)
     data["premiums"] = list(Layout.load(game.board_layout).rows)
+    data["values"] = {**TileSet.load(game.tile_set).values, BLANK: 0}
     current = (
         Round.objects.filter(game=game)
         .exclude(status=Round.Status.ANNULLED)
