@@ -23,7 +23,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone, translation
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 
 from arbiter.reasons import end_text
 from arbiter.services.common import Actor

@@ -12,8 +12,8 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from engine.lists import BUILTIN
 from arbiter.services.interchange import PREDRAWN_MAX_BYTES
+from engine.lists import BUILTIN
 from tournament.categories import SERIES_MAX, SERIES_MIN
 from tournament.models import Event, EventRole, Game, WordList
 from tournament.models.choices import Language
