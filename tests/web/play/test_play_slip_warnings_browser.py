@@ -83,8 +83,10 @@ def test_the_phone_warns_of_an_unmarked_blank_in_french_and_sends_when_asked(
     said = page.inner_text("#slip-warnings")
     assert "Aucun score annoncé" in said and "tirage" not in said
     page.click("#submit")
-    page.wait_for_function(
-        "document.querySelector('#receipt').innerText.includes('FARMs')", timeout=10_000
+    page.wait_for_function(  # the receipt of the new slip (not the pending one's line)
+        "document.querySelector('#receipt').dataset.state === 'sent'"
+        " && document.querySelector('#receipt').innerText.includes('FARMs')",
+        timeout=30_000,
     )
     slip = Submission.objects.get(player=players[0], is_current=True)
     assert (slip.word, slip.announced_score) == ("FARMs", None)
