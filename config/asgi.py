@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import threading
+import warnings
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
@@ -31,6 +32,10 @@ from asgiref.sync import ThreadSensitiveContext
 from django.core.handlers.asgi import ASGIHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# WhiteNoise's files are read in a thread by Django's handler: small, and said once is enough.
+warnings.filterwarnings(
+    "ignore", message="StreamingHttpResponse must consume synchronous iterators", category=Warning
+)
 
 
 class CountingExecutor(ThreadPoolExecutor):

@@ -9,7 +9,8 @@ web/management/server.py; README, "With Redis and PostgreSQL").
   request (asgiref), so a client that sends its request slowly holds nothing but its socket
   (with the ``sync`` workers three slow clients froze the site: tests/config/test_gunicorn.py).
 - 3 processes on the 2 cores of the room's machine: the slips' Python is what costs, and a
-  third process takes the cores' slack while another waits for PostgreSQL.
+  third process takes the cores' slack while another waits for PostgreSQL. Without Redis
+  (``make run``), one: the live versions are then the process's own (``web.live.store``).
 - ``timeout``: a worker whose loop stops answering gunicorn's heartbeat for 30 s is restarted;
   ``keepalive`` 5 s between requests on a connection.
 - The access log goes to stdout without players' tokens (``config.redaction``, installed on
@@ -20,10 +21,13 @@ Command-line options still win (``--bind``, ``--workers``...).
 
 from __future__ import annotations
 
+import os
+
 wsgi_app = "config.asgi:application"  # the ASGI application, despite gunicorn's name for it
 bind = "0.0.0.0:8000"
 worker_class = "config.gunicorn_worker.ArrivalUvicornWorker"  # uvicorn, stamping arrivals
-workers = 3
+# Without Redis the live versions live in the web process's memory (web.live.store): one process.
+workers = 3 if os.environ.get("REDIS_URL") else 1
 timeout = 30
 graceful_timeout = 10  # live streams never finish by themselves: they are cut after this
 keepalive = 5

@@ -33,8 +33,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
 import socket
 import struct
+import sys
 import time
 from asyncio import selector_events
 from typing import Any
@@ -109,6 +111,10 @@ class ArrivalHttpToolsProtocol(HttpToolsProtocol):
         self.scope["extensions"] = {ARRIVED_AT: arrived}  # type: ignore[dict-item]
 
 
+def _exit_quietly(signum: int, frame: Any) -> None:
+    sys.exit(0)
+
+
 class ArrivalUvicornWorker(UvicornWorker):  # type: ignore[misc]  # gunicorn is untyped
     """uvicorn's gunicorn worker with the arrival stamp, and an access log without tokens."""
 
@@ -122,6 +128,14 @@ class ArrivalUvicornWorker(UvicornWorker):  # type: ignore[misc]  # gunicorn is 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         logging.getLogger("uvicorn.access").addFilter(RedactTokensFilter())
+
+    def init_signals(self) -> None:
+        super().init_signals()
+        # uvicorn stops gracefully on SIGTERM or SIGINT, then raises the signal again with the
+        # handler found at start; gunicorn's default there (death by the signal) reads to the
+        # arbiter as "Worker was sent SIGTERM!", an error: this worker exits 0 instead.
+        for stop in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(stop, _exit_quietly)
 
     def run(self) -> None:
         for listener in self.sockets:  # shared by the workers: setting it again is harmless

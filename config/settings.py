@@ -219,6 +219,7 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]  # one folder per face: console/, play/, screen/
 STATIC_ROOT = env_path("STATIC_ROOT", BASE_DIR / "staticfiles", folder=True)
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise reads it (empty until collected)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

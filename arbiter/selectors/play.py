@@ -21,6 +21,7 @@ from engine.board import Layout
 from tournament.models import AuditEntry, Event, Game, Player, Round, Ruling, Submission
 from tournament.models.slip import RULING_CHOICES_SHOWN
 from tournament.selectors import game_current, game_current_queryset, unique_or_none
+from tournament.vocabulary import ruling_total
 
 STANDINGS_LEADERS = 10
 
@@ -159,8 +160,17 @@ def _ruling_json(row: dict[str, Any]) -> dict[str, Any]:
         "label": str(_LABELS.get(row["code"], row["code"])),
         "reason": row["reason"],
         "points": row["points"],
-        "total": row["total"],
+        "total": _total(row),
     }
+
+
+def _total(row: dict[str, Any]) -> int:
+    return ruling_total(
+        points=row["points"],
+        solo=row["solo"],
+        penalty=row["penalty"],
+        warning_penalty=row["warning_penalty"],
+    )
 
 
 def play_personal_many(
@@ -202,7 +212,7 @@ def play_personal_many(
                 round__game=game, round__status=Round.Status.PUBLISHED, submission__isnull=False
             )
         )
-        .values("submission_id", "code", "reason", "points", "total")
+        .values("submission_id", "code", "reason", "points", "solo", "penalty", "warning_penalty")
         .order_by()
     }
     slips = (
@@ -265,7 +275,6 @@ def play_personal_many(
             "penalty",
             "warning_penalty",
             "solo",
-            "total",
             "move_score",
             "found_top",
             "submission_id",
@@ -285,7 +294,7 @@ def play_personal_many(
                 "points": row["points"],
                 "penalty": row["penalty"] + row["warning_penalty"],
                 "solo": row["solo"],
-                "total": row["total"],
+                "total": _total(row),
                 "move_score": row["move_score"],
                 "found_top": row["found_top"],
                 "slip": None

@@ -315,6 +315,9 @@ def live_application(django: ASGIApp) -> ASGIApp:
     """``django`` with the live routes in front."""
 
     async def application(scope: Scope, receive: Receive, send: Send) -> None:
+        # The hub listens from the first request on: without Redis the versions are this
+        # process's, kept by the hub's listener from then on.
+        await hub()
         if scope["type"] == "http" and scope.get("method") == "GET":
             path = scope.get("path", "")
             headers = _headers(scope)
