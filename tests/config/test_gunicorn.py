@@ -41,7 +41,7 @@ def test_the_web_process_runs_uvicorn_workers_with_timeouts() -> None:
     config = gunicorn_config()
     assert config.worker_class_str == "config.gunicorn_worker.ArrivalUvicornWorker"
     assert issubclass(config.worker_class, UvicornWorker)  # ASGI, stamping arrivals
-    assert config.asgi_app == "config.asgi:application"
+    assert config.wsgi_app == "config.asgi:application"  # gunicorn's name for any app
     assert 0 < config.timeout <= 60 and 0 < config.keepalive <= 10
     assert config.accesslog == "-"
 

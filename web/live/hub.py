@@ -77,6 +77,7 @@ class Client:
     closed: bool = False
     notify_at: float = 0.0
     notify_pending: bool = False
+    last_id: str | None = None  # the version of the last frame sent
 
     def put(self, data: bytes) -> None:
         if self.closed:
@@ -108,6 +109,7 @@ class EventLive:
     personal_dirty: bool = False
     rendering: asyncio.Task[None] | None = None
     renders: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 def slip_of(personal: dict[str, Any], shared: dict[str, Any]) -> dict[str, Any] | None:
@@ -286,11 +288,15 @@ class Hub:
                 live.ev = ev
                 live.dirty = True
         if live.shared is None or live.personal is None or live.dirty:
+            others = live.shared is not None  # phones here that hold an older state
             live.dirty = True
             live.personal_dirty = live.personal_dirty or live.personal is None
-            await self.render(live)
+            await self.render(live, push=others)
         current = f"{live.shared_ev}.{client.pv}"
+        if client.last_id == current:
+            return  # the render just sent it
         if versions is not None and last == current and live.shared_ev == versions[0]:
+            client.last_id = current
             client.put(frame("current", b"{}", current))
             return
         self.send_state(client, live)
@@ -391,9 +397,14 @@ class Hub:
 
     # --- rendering -------------------------------------------------------------------------
 
-    async def render(self, live: EventLive) -> None:
+    async def render(self, live: EventLive, *, push: bool = True) -> None:
         """Read the event again while it is dirty (changes meanwhile are read together), then
-        send each phone here what changed for it."""
+        send each phone here what changed for it (unless ``push`` is False: a first reading,
+        for the phone that just connected)."""
+        async with live.lock:
+            await self._render(live, push=push)
+
+    async def _render(self, live: EventLive, *, push: bool) -> None:
         while live.dirty or live.personal_dirty:
             ev = live.ev
             personal = live.personal_dirty or live.personal is None
@@ -415,7 +426,8 @@ class Hub:
             live.shared_bytes = dumps(shared)
             if table is not None:
                 live.personal = table
-            self.push(live, full=table is not None)
+            if push:
+                self.push(live, full=table is not None)
 
     def push(self, live: EventLive, *, full: bool) -> None:
         now = _now()
@@ -426,6 +438,7 @@ class Hub:
                     continue
                 version = f"{live.shared_ev}.{client.pv}"
                 head = b'{"version":' + dumps(version) + b',"server_time":' + now + b","
+                client.last_id = version
                 client.put(frame("shared", head + live.shared_bytes[1:], version))
 
     def _own(self, client: Client, live: EventLive) -> dict[str, Any]:
@@ -442,6 +455,7 @@ class Hub:
         with translation.override(client.language):
             own = dumps(self._own(client, live))
         client.sent = own
+        client.last_id = version
         head = b'{"version":' + dumps(version) + b',"server_time":' + _now() + b","
         body = head + live.shared_bytes[1:-1] + b"," + own[1:]
         client.put(frame("state", body, version))
@@ -452,6 +466,7 @@ class Hub:
         with translation.override(client.language):
             data = dumps(own | {"slip": slip_of(own, live.shared)})
         client.sent = data
+        client.last_id = version
         client.put(frame("personal", data, version))
 
     # --- what a poll is told -----------------------------------------------------------------
