@@ -116,6 +116,7 @@ class Process:
 class Stack:
     folder: Path
     embedded: bool = False  # run_embedded's defaults: no Redis, the folder broker, DEBUG on
+    database_url: str | None = None  # PostgreSQL (the two-node test); else a SQLite file
     redis_port: int = field(default_factory=free_port)
     web_port: int = field(default_factory=free_port)
     processes: list[Process] = field(default_factory=list)
@@ -133,7 +134,7 @@ class Stack:
         env.update(
             DJANGO_SETTINGS_MODULE="config.settings",
             VAR_DIR=str(self.folder / "var"),
-            DATABASE_URL=f"sqlite:///{self.folder}/db.sqlite3",
+            DATABASE_URL=self.database_url or f"sqlite:///{self.folder}/db.sqlite3",
             ROUNDS_SWEEP_SECONDS="1",
             HEALTH_HEARTBEAT_SECONDS="1",
             LOG_LEVEL="INFO",

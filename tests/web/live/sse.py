@@ -38,7 +38,7 @@ class Stream:
         self.sock.settimeout(max(0.01, until - time.monotonic()))
         try:
             chunk = self.sock.recv(65536)
-        except (TimeoutError, socket.timeout):
+        except TimeoutError:
             return False
         except OSError:
             chunk = b""

@@ -31,6 +31,10 @@ client.force_login(user)
 print(client.cookies["sessionid"].value)
 """
 
+SLUG = (
+    "import json; from tournament.models import Event; print(json.dumps(Event.objects.get().slug))"
+)
+
 REISSUE = """
 from tournament.models import Player
 from tournament.services.players import player_token_reissue
@@ -140,15 +144,7 @@ def test_an_unchanged_poll_is_a_304_with_the_seconds_to_wait(room) -> None:
 def test_a_staff_page_is_told_to_read_again_when_a_slip_comes(room) -> None:
     stack, info = room
     session = stack.manage("shell", "-c", STAFF_SESSION).strip().splitlines()[-1]
-    slug = json.loads(
-        stack.manage(
-            "shell",
-            "-c",
-            "from tournament.models import Event;print(__import__('json').dumps(Event.objects.get().slug))",
-        )
-        .strip()
-        .splitlines()[-1]
-    )
+    slug = json.loads(stack.manage("shell", "-c", SLUG).strip().splitlines()[-1])
     staff = Stream(
         stack.web_port, f"/events/{slug}/live/", headers={"Cookie": f"sessionid={session}"}
     )
