@@ -19,9 +19,9 @@ import pytest
 import yaml
 
 from config.healthcheck import probe_host
-from tests.conftest import services_required
 from tests.config.embedded import free_port, python_run, wait_for_port
 from tests.config.settings_probe import ROOT, SCRUBBED, settings_chosen
+from tests.conftest import services_required
 
 DOCKER = ROOT / "docker"
 APP_SERVICES = ["web", "worker", "beat"]

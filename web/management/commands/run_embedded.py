@@ -3,10 +3,10 @@
 Migrates the SQLite database, makes sure the demo event and the ``director`` account exist,
 starts a Celery worker with an embedded beat (``celery -A config worker -B``) on the
 filesystem broker as a child process, then runs the production web server (gunicorn with
-uvicorn, ``web/management/server.py``: the live stream, the static files as in production). A worker that
-exits on its own is started again (``WorkerSupervisor``: after 1 s, then 2, 4 ... up to 30 s
-while it keeps dying), each time logged. Ctrl-C stops the server and the worker (its whole
-process group).
+uvicorn, ``web/management/server.py``: the live stream, the static files as in production).
+A worker that exits on its own is started again (``WorkerSupervisor``: after 1 s, then 2, 4
+... up to 30 s while it keeps dying), each time logged. Ctrl-C stops the server and the worker
+(its whole process group).
 """
 
 from __future__ import annotations
