@@ -274,6 +274,7 @@ async def _room(args: argparse.Namespace, ctx: dict[str, Any]) -> dict[str, Any]
     if killer is not None:
         await killer
     await asyncio.sleep(max(0.0, cutoff + 0.5 - time.time()))
+    await sync_to_async(ctx["score"], thread_sensitive=False)(opened)
     published_at = time.time()
     await sync_to_async(ctx["publish"], thread_sensitive=False)(opened)
     wait_until = time.monotonic() + 30
@@ -394,9 +395,11 @@ def main() -> int:
         def open_round() -> Any:
             return clock.round_open(round=drawn, actor=None)
 
-        def publish(opened: Any) -> None:
+        def score(opened: Any) -> None:
             clock.round_close(round_id=opened.pk)
             scoring.round_score(round_id=opened.pk)
+
+        def publish(opened: Any) -> None:
             publishing.round_publish(round=opened, actor=None)
 
         ctx = {
@@ -404,6 +407,7 @@ def main() -> int:
             "tokens": tokens,
             "servers": servers,
             "open": open_round,
+            "score": score,
             "publish": publish,
             "grace": event.grace_seconds,
             "word": drawn.rack.replace("?", "")[:4] or "AB",

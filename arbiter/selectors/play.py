@@ -306,8 +306,9 @@ def play_personal_many(
                 },
             }
     standings = _standings_cached(event=event)
+    rows = {row.player_id: row for row in standings.rows}  # row_of is a scan: once per player
     for pk, listed in mine.items():
-        row = standings.row_of(pk)
+        row = rows.get(pk)
         listed["standings"] = _row_json(row, standings) | {"me": True} if row else None
     return mine
 

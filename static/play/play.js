@@ -90,9 +90,15 @@
         if (kind === "state") live();
       });
     });
+    var opened = false;
+    stream.onopen = function () { opened = true; };
     stream.addEventListener("current", live);
     stream.addEventListener("end", function () { lost(); });
-    stream.onerror = function () { lost(); };
+    stream.onerror = function () {
+      // Refused before it opened (no stream on this server, a proxy in the way): poll instead.
+      if (!opened) { stream.close(); stream = null; polling = true; schedulePoll(0); return; }
+      lost();
+    };
   }
   // The stream is gone: say so, ask the state once (a refused token ends here), open it again.
   function lost() {
@@ -103,10 +109,7 @@
     setNet("offline", gettext("Connection lost: reconnecting… What you see may be out of date (your slip is kept on this phone)."));
     var wait = Math.min(STREAM_FIRST * Math.pow(2, streamFailures - 1), STREAM_MAX);
     wait = wait / 2 + Math.random() * wait / 2;  // a room's phones do not all come back at once
-    fetchState(function (ok, status) {
-      if (status === 404 || status === 405) { polling = true; schedulePoll(0); return; }  // no stream here
-      streamTimer = setTimeout(connect, wait);
-    });
+    fetchState(function () { streamTimer = setTimeout(connect, wait); });
   }
 
   /* --- polling (where the stream cannot be used) ------------------------------------------ */
