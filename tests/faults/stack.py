@@ -134,6 +134,7 @@ class Stack:
         env.update(
             DJANGO_SETTINGS_MODULE="config.settings",
             VAR_DIR=str(self.folder / "var"),
+            STATIC_ROOT=str(self.folder / "static"),
             DATABASE_URL=self.database_url or f"sqlite:///{self.folder}/db.sqlite3",
             ROUNDS_SWEEP_SECONDS="1",
             HEALTH_HEARTBEAT_SECONDS="1",

@@ -26,12 +26,13 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from django.conf import settings
-from django.core import signing
+from django.http import HttpRequest
 from django.http.request import split_domain_port, validate_host
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from tournament.changes import token_digest
+from web.api.authentication import PLAY_COOKIE, play_cookie_token
 from web.live.hub import RETRY_MS, Client, Hub, dumps, frame, hub
 from web.live.polling import POLL_HEADER, poll_seconds
 from web.live.store import event_key, player_key, store
@@ -44,9 +45,6 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 PHONE_STREAM = "/api/v1/play/events"
 STATE = "/api/v1/play/state"
 STAFF_STREAM = re.compile(r"^/events/(?P<slug>[-\w]+)/live/$")
-PLAY_COOKIE = "dsplay"  # web.api.authentication's
-PLAY_COOKIE_SALT = "tournament.play"
-PLAY_COOKIE_MAX_AGE = 7 * 24 * 3600
 
 
 def _headers(scope: Scope) -> dict[bytes, bytes]:
@@ -75,14 +73,11 @@ def _player_token(headers: dict[bytes, bytes], cookies: dict[str, str]) -> str |
     if authorization:
         token = token.strip()
         return token if keyword.lower() == "bearer" and token and " " not in token else None
-    signed = cookies.get(PLAY_COOKIE)
-    if signed is None:
+    if PLAY_COOKIE not in cookies:
         return None
-    try:
-        signer = signing.get_cookie_signer(salt=PLAY_COOKIE + PLAY_COOKIE_SALT)
-        return str(signer.unsign(signed, max_age=PLAY_COOKIE_MAX_AGE))
-    except signing.BadSignature:
-        return None
+    request = HttpRequest()
+    request.COOKIES = cookies
+    return play_cookie_token(request)  # the player API's own reading of its signed cookie
 
 
 def _player_lookup(token: str) -> str | None:

@@ -410,36 +410,50 @@ class Hub:
             personal = live.personal_dirty or live.personal is None
             live.dirty = live.personal_dirty = False
             try:
-                shared, table = await self.db(_read, live.event_id, personal)
+                shared = await self.db(_read_shared, live.event_id)
+                if ev is None:  # never told: the store's version, read before the event was
+                    values = await store().aversions([event_key(live.event_id)])
+                    ev = live.ev = None if values is None else values[0]
+                live.renders += 1
+                live.shared = shared
+                live.shared_ev = ev or "?"
+                live.shared_bytes = dumps(shared)
+                if push:  # what every phone shows alike goes first, the same bytes to all
+                    self.push(live, final=not personal)
+                if personal:  # then each player's own part, read once for them all
+                    live.personal = await self.db(_read_personal, live.event_id)
+                    if push:
+                        self.push_personal(live)
             except Exception:
                 logger.exception("Live: event %s could not be read.", live.event_id)
                 await asyncio.sleep(1.0)
                 live.dirty = True
                 live.personal_dirty = live.personal_dirty or personal
-                continue
-            if ev is None:  # never told: the store's version, read before the event was
-                values = await store().aversions([event_key(live.event_id)])
-                ev = live.ev = None if values is None else values[0]
-            live.renders += 1
-            live.shared = shared
-            live.shared_ev = ev or "?"
-            live.shared_bytes = dumps(shared)
-            if table is not None:
-                live.personal = table
-            if push:
-                self.push(live, full=table is not None)
 
-    def push(self, live: EventLive, *, full: bool) -> None:
+    def push(self, live: EventLive, *, final: bool) -> None:
+        """The shared part to every phone of the event here. Not ``final`` (their own part
+        follows), the frame carries no id: a phone cut off before its own part comes back with
+        its older version, and is sent everything."""
         now = _now()
         for clients in self.phones.get(live.event_id, {}).values():
             for client in clients:
-                if full:
-                    self.send_state(client, live)
-                    continue
                 version = f"{live.shared_ev}.{client.pv}"
                 head = b'{"version":' + dumps(version) + b',"server_time":' + now + b","
-                client.last_id = version
-                client.put(frame("shared", head + live.shared_bytes[1:], version))
+                if final:
+                    client.last_id = version
+                data = head + live.shared_bytes[1:]
+                client.put(frame("shared", data, version if final else None))
+
+    def push_personal(self, live: EventLive) -> None:
+        """Each phone's own part, to those whose part changed (all get the version)."""
+        assert live.personal is not None
+        for player_id, clients in self.phones.get(live.event_id, {}).items():
+            own = live.personal.get(player_id)
+            for client in clients:
+                if own is None:
+                    self.send_state(client, live)
+                else:
+                    self.send_personal(client, live, own)
 
     def _own(self, client: Client, live: EventLive) -> dict[str, Any]:
         assert client.player_id is not None and live.shared is not None
@@ -480,18 +494,25 @@ def _now() -> bytes:
     return dumps(timezone.now())
 
 
-def _read(event_id: int, personal: bool) -> tuple[dict[str, Any], dict[int, dict[str, Any]] | None]:
-    """The event's shared part and, if asked, every player's own part (the hub's thread)."""
-    from arbiter.selectors.play import play_personal_many, play_shared
+def _read_shared(event_id: int) -> dict[str, Any]:
+    """What every phone of the event shows alike (the hub's thread)."""
+    from arbiter.selectors.play import play_shared
     from tournament.models import Event
     from tournament.selectors import game_current
 
     event = Event.objects.get(pk=event_id)
-    game = game_current(event_id=event_id)
     with translation.override(event.language):
-        shared = play_shared(event=event, game=game, now=timezone.now())
-    table = play_personal_many(event=event, game=game) if personal else None
-    return shared, table
+        return play_shared(event=event, game=game_current(event_id=event_id), now=timezone.now())
+
+
+def _read_personal(event_id: int) -> dict[int, dict[str, Any]]:
+    """Every player's own part (the hub's thread)."""
+    from arbiter.selectors.play import play_personal_many
+    from tournament.models import Event
+    from tournament.selectors import game_current
+
+    event = Event.objects.get(pk=event_id)
+    return play_personal_many(event=event, game=game_current(event_id=event_id))
 
 
 _hubs: dict[int, Hub] = {}

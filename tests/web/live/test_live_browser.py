@@ -59,6 +59,7 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Stack, dict
     try:
         stack.redis()
         stack.migrate()
+        stack.manage("collectstatic", "--noinput", "-v", "0")  # DEBUG off: as in production
         info = stack.round_drawn(names=["Ann", "Bob"], seconds=300)
         stack.web(workers=2)
         yield stack, info
@@ -74,6 +75,7 @@ def test_the_phone_shows_the_rack_pushed_when_the_round_opens(browser, room) -> 
     page.on("request", lambda r: requests.append(r.url))
     try:
         page.goto(f"http://{HOST}:{stack.web_port}/play/{info['tokens']['Ann']}/")
+        assert page.locator("#play").count() == 1, page.content()[:2000]
         page.wait_for_function(
             "document.getElementById('play').dataset.live === 'live'", timeout=15000
         )

