@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from arbiter.reasons import DOES_NOT_FIT, error_text, problem_text
 from engine.board import Board
 from engine.errors import EngineError
 from engine.lexicon import Lexicon
@@ -113,6 +114,9 @@ class RoundJudge:
     # Says a reason's words in the room's language: the services pass the event's translation;
     # the CLI and the tests keep them as written (English).
     say: Callable[[str], str] = field(default=str, repr=False)
+    # The list's name as the event knows it (an uploaded list's given name), for the reasons;
+    # "" says the lexicon's own name.
+    lexicon_name: str = ""
     # Where a word's legal placements are looked for (``_readings_of``): "moves" at the squares
     # of the legal moves that spell it (``placements``, made from every legal move for the
     # board and rack when first needed, unless given), "squares" at every square of the board
@@ -147,7 +151,9 @@ class RoundJudge:
         try:
             word = parse_word(slip.word)
         except EngineError as exc:
-            reason = self.say(_("the word cannot be read (%(error)s): 0")) % {"error": exc}
+            reason = self.say(_("the word cannot be read (%(error)s): 0")) % {
+                "error": error_text(exc, self.say)
+            }
             return Ruled(Code.MALFORMED, reason)
         if self.board.is_empty:
             return self._first_move(word, slip)
@@ -163,13 +169,14 @@ class RoundJudge:
         try:
             row, col, _direction = parse_ref(ref)
         except EngineError as exc:  # the form of a reference, but off the board
-            return self._wrong_reference(word, slip, direction, str(exc), written=None)
+            why = error_text(exc, self.say)
+            return self._wrong_reference(word, slip, direction, why, written=None)
         move = Move(row, col, direction, word)
         reading = self.reading(move)
         if reading is not None:
             return self._placed(reading, slip)
         written = self._verdict(move)
-        return self._wrong_reference(word, slip, direction, _first(written), written=written)
+        return self._wrong_reference(word, slip, direction, self._first(written), written=written)
 
     # -- the cases ---------------------------------------------------------------------------
 
@@ -286,7 +293,7 @@ class RoundJudge:
             return self._zero(written)
         if word.upper() not in self.lexicon:
             reason = self.say(_("not in the lexicon %(lexicon)s: %(word)s: 0")) % {
-                "lexicon": self.lexicon.name,
+                "lexicon": self.lexicon_name or self.lexicon.name,
                 "word": word,
             }
             return Ruled(Code.INVALID_WORD, reason)
@@ -318,19 +325,30 @@ class RoundJudge:
             )
             return Ruled(
                 Code.NOT_ON_RACK,
-                said % {"why": _message(verdict, Fault.NOT_ON_RACK)},
+                said % {"why": self._message(verdict, Fault.NOT_ON_RACK)},
                 move_score=verdict.score,
                 placed=placed,
             )
         if Fault.NOT_IN_LEXICON in faults:
             return Ruled(
                 Code.INVALID_WORD,
-                self.say(_("%(why)s: 0")) % {"why": _message(verdict, Fault.NOT_IN_LEXICON)},
+                self.say(_("%(why)s: 0")) % {"why": self._message(verdict, Fault.NOT_IN_LEXICON)},
                 move_score=verdict.score,
                 placed=placed,
             )
-        reason = self.say(_("%(why)s: 0")) % {"why": _first(verdict)}
+        reason = self.say(_("%(why)s: 0")) % {"why": self._first(verdict)}
         return Ruled(Code.DOES_NOT_FIT, reason, placed=placed)
+
+    # -- the engine's problems, in the room's words --------------------------------------------
+
+    def _first(self, verdict: Verdict) -> str:
+        if not verdict.problems:
+            return self.say(DOES_NOT_FIT)
+        return problem_text(verdict.problems[0], self.say, lexicon=self.lexicon_name)
+
+    def _message(self, verdict: Verdict, fault: Fault) -> str:
+        problem = next(p for p in verdict.problems if p.fault is fault)
+        return problem_text(problem, self.say, lexicon=self.lexicon_name)
 
     # -- placements of a word -----------------------------------------------------------------
 
@@ -483,14 +501,6 @@ def _best(readings: Sequence[Reading]) -> Reading | None:
 
 def _fits_badly(verdict: Verdict) -> bool:
     return bool(set(verdict.faults()) & FITTING_FAULTS)
-
-
-def _first(verdict: Verdict) -> str:
-    return verdict.problems[0].message if verdict.problems else "it does not fit"
-
-
-def _message(verdict: Verdict, fault: Fault) -> str:
-    return next(p.message for p in verdict.problems if p.fault is fault)
 
 
 def score_counts(scores: Iterable[int]) -> dict[int, int]:

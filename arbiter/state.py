@@ -100,6 +100,16 @@ class LexiconInfo:
         ) % {"name": self.name, "words": number_format(self.words, force_grouping=True)}
 
 
+def lexicon_title(name: str) -> str:
+    """The list's own name, as rulings, sheets and pages say it: a list on the server by its
+    name, an uploaded list by the name it was given (never its file or ``upload:<id>``)."""
+    list_id = WordList.id_of(name)
+    if name in settings.LEXICONS or list_id is None:
+        return name
+    title = WordList.objects.filter(pk=list_id).values_list("name", flat=True).first()
+    return title or name
+
+
 def lexicon_info(name: str) -> LexiconInfo:
     """The name and word count of the list an event's (or a game's) ``lexicon`` names. A list
     on the server is loaded for its count (from the disk cache; once per process)."""

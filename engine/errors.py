@@ -7,7 +7,19 @@ from __future__ import annotations
 
 
 class EngineError(ValueError):
-    """Base of every error the engine raises on bad input."""
+    """Base of every error the engine raises on bad input.
+
+    The message is the engine's own words (its CLI prints them). Where another layer says the
+    error to people in their language, ``code`` names what went wrong and ``params`` hold the
+    values the words need (``arbiter.reasons`` renders them): the engine speaks no language
+    but its CLI's."""
+
+    def __init__(
+        self, message: str, *, code: str = "", params: dict[str, str | int] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params: dict[str, str | int] = params or {}
 
 
 class NotationError(EngineError):
@@ -34,7 +46,7 @@ class WordListError(LexiconError):
     so that another layer can say it in its own words."""
 
     def __init__(self, message: str, lines: tuple[tuple[int, str, str], ...], count: int):
-        super().__init__(message)
+        super().__init__(message, code="word_list_lines", params={"count": count})
         self.lines = lines
         self.count = count
 

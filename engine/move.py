@@ -50,7 +50,9 @@ class Move:
             start = (self.col + 1) if across else "ABCDEFGHIJKLMNO"[self.row]
             raise OffBoardError(
                 f"move {self}: {self.word!r} from {self.ref} runs off the board "
-                f"({len(self.word)} letters from {axis} {start})"
+                f"({len(self.word)} letters from {axis} {start})",
+                code="move_off_board",
+                params={"move": str(self), "word": self.word, "ref": self.ref},
             )
         dr, dc = (0, 1) if self.direction is Direction.ACROSS else (1, 0)
         for i, letter in enumerate(self.word):

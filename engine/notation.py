@@ -39,11 +39,15 @@ def _row_col(ref: str, row_text: str, col_text: str) -> tuple[int, int]:
     col = int(col_text) - 1
     if not 0 <= row < SIZE:
         raise OffBoardError(
-            f"reference {ref!r}: row {row_text.upper()} is off the board (rows are A to O)"
+            f"reference {ref!r}: row {row_text.upper()} is off the board (rows are A to O)",
+            code="ref_row_off_board",
+            params={"ref": ref, "row": row_text.upper()},
         )
     if not 0 <= col < SIZE:
         raise OffBoardError(
-            f"reference {ref!r}: column {col_text} is off the board (columns are 1 to 15)"
+            f"reference {ref!r}: column {col_text} is off the board (columns are 1 to 15)",
+            code="ref_column_off_board",
+            params={"ref": ref, "column": col_text},
         )
     return row, col
 
@@ -59,7 +63,9 @@ def parse_ref(text: str) -> tuple[int, int, Direction]:
         return row, col, Direction.DOWN
     raise NotationError(
         f"reference {text!r} is not a grid reference: write the row letter first for a move "
-        "across (H8) or the column number first for a move down (8H)"
+        "across (H8) or the column number first for a move down (8H)",
+        code="ref_unreadable",
+        params={"ref": text},
     )
 
 
@@ -91,11 +97,23 @@ def parse_word(text: str) -> str:
     """A word as written on a slip: letters only, lower case for blanks, 2 to 15 letters."""
     word = text.strip()
     if not _WORD.fullmatch(word):
-        raise NotationError(f"word {text!r} must be letters only (lower case for a blank)")
+        raise NotationError(
+            f"word {text!r} must be letters only (lower case for a blank)",
+            code="word_not_letters",
+            params={"word": text},
+        )
     if len(word) < 2:
-        raise NotationError(f"word {text!r} is too short: a word has at least two letters")
+        raise NotationError(
+            f"word {text!r} is too short: a word has at least two letters",
+            code="word_too_short",
+            params={"word": text},
+        )
     if len(word) > SIZE:
-        raise OffBoardError(f"word {text!r} has {len(word)} letters: no word longer than 15 fits")
+        raise OffBoardError(
+            f"word {text!r} has {len(word)} letters: no word longer than 15 fits",
+            code="word_too_long",
+            params={"word": text, "letters": len(word)},
+        )
     return word
 
 

@@ -44,12 +44,21 @@ PLACEMENT_FAULTS = frozenset(
 
 @dataclass(frozen=True)
 class Problem:
+    """One failure: its ``fault``, the engine's own words (``message``, as the CLI prints it),
+    and ``params``, the values another layer needs to say it in its own words (the fault is
+    the code: ``arbiter.reasons`` renders it)."""
+
     fault: Fault
     message: str
+    params: tuple[tuple[str, str | int], ...] = ()
 
     @property
     def code(self) -> str:
         return self.fault.value
+
+    @property
+    def args(self) -> dict[str, str | int]:
+        return dict(self.params)
 
 
 @dataclass(frozen=True)
@@ -144,7 +153,7 @@ def validate(
         try:
             list(move.squares())
         except OffBoardError as exc:
-            return Verdict(move, problems=(Problem(Fault.OFF_BOARD, str(exc)),))
+            return Verdict(move, problems=(_off_board(exc),))
     for ch in move.word:  # the word fits: its letters are the squares' letters
         if ch.upper() not in tiles.values:
             return Verdict(
@@ -153,6 +162,7 @@ def validate(
                     Problem(
                         Fault.BAD_NOTATION,
                         f"move {move}: {ch!r} is not a letter of the {tiles.code} set",
+                        (("move", str(move)), ("letter", ch), ("tiles", tiles.code)),
                     ),
                 ),
             )
@@ -169,6 +179,12 @@ def validate(
                         Fault.CLASH,
                         f"move {move}: square {square_name(r, c)} holds {here}, "
                         f"the word has {ch} there",
+                        (
+                            ("move", str(move)),
+                            ("square", square_name(r, c)),
+                            ("here", here),
+                            ("letter", ch),
+                        ),
                     )
                 )
         else:
@@ -182,6 +198,7 @@ def validate(
                 Problem(
                     Fault.NO_TILE,
                     f"move {move} places no tile: every letter is already on the board",
+                    (("move", str(move)),),
                 ),
             ),
         )
@@ -197,6 +214,7 @@ def validate(
                         Fault.GAP,
                         f"move {move}: the word is not written in full: "
                         f"{square_name(*sq)} next to it holds {board[sq]}",
+                        (("move", str(move)), ("square", square_name(*sq)), ("here", board[sq])),
                     ),
                 ),
             )
@@ -220,8 +238,18 @@ def validate(
         if missing:
             miss = sort_tiles("".join(t * n for t, n in missing.items()))
             shown = ", ".join("a blank" if t == BLANK else t for t in miss)
+            letters = "".join(t for t in miss if t != BLANK)
             problems.append(
-                Problem(Fault.NOT_ON_RACK, f"move {move} needs {shown} not on the rack {rack}")
+                Problem(
+                    Fault.NOT_ON_RACK,
+                    f"move {move} needs {shown} not on the rack {rack}",
+                    (
+                        ("move", str(move)),
+                        ("letters", letters),
+                        ("blanks", len(miss) - len(letters)),
+                        ("rack", rack),
+                    ),
+                )
             )
 
     if board.is_empty:
@@ -231,11 +259,16 @@ def validate(
                     Fault.MISSES_CENTRE,
                     f"move {move}: the first move must cover the centre square "
                     f"{square_name(*board.layout.start)}",
+                    (("move", str(move)), ("square", square_name(*board.layout.start))),
                 )
             )
     elif not touches:
         problems.append(
-            Problem(Fault.NOT_CONNECTED, f"move {move} does not touch any tile on the board")
+            Problem(
+                Fault.NOT_CONNECTED,
+                f"move {move} does not touch any tile on the board",
+                (("move", str(move)),),
+            )
         )
 
     bad: list[str] = []
@@ -244,7 +277,9 @@ def validate(
         if bad:
             problems.append(
                 Problem(
-                    Fault.NOT_IN_LEXICON, f"not in the lexicon {lexicon.name}: {', '.join(bad)}"
+                    Fault.NOT_IN_LEXICON,
+                    f"not in the lexicon {lexicon.name}: {', '.join(bad)}",
+                    (("lexicon", lexicon.name), ("words", ", ".join(bad))),
                 )
             )
 
@@ -256,6 +291,15 @@ def validate(
         problems=tuple(problems),
         invalid_words=tuple(bad),
     )
+
+
+def _params(exc: EngineError) -> tuple[tuple[str, str | int], ...]:
+    """An engine error's code and values, as a problem's params (``error`` is the code)."""
+    return (("error", exc.code), *exc.params.items())
+
+
+def _off_board(exc: OffBoardError) -> Problem:
+    return Problem(Fault.OFF_BOARD, str(exc), _params(exc))
 
 
 def validate_text(
@@ -270,9 +314,9 @@ def validate_text(
     try:
         move = Move.parse(text)
     except OffBoardError as exc:
-        return Verdict(None, problems=(Problem(Fault.OFF_BOARD, str(exc)),))
+        return Verdict(None, problems=(_off_board(exc),))
     except NotationError as exc:
-        return Verdict(None, problems=(Problem(Fault.BAD_NOTATION, str(exc)),))
+        return Verdict(None, problems=(Problem(Fault.BAD_NOTATION, str(exc), _params(exc)),))
     return validate(board, move, rack=rack, lexicon=lexicon, tiles=tiles)
 
 

@@ -18,6 +18,7 @@ from django.db.models import Max, Subquery
 
 from arbiter.selectors.standings import StandingRow, Standings, standings_event
 from engine.board import Layout
+from engine.tiles import BLANK, TileSet
 from tournament.models import AuditEntry, Event, Game, Player, Round, Ruling, Submission
 from tournament.models.slip import RULING_CHOICES_SHOWN
 from tournament.selectors import game_current, game_current_queryset, unique_or_none
@@ -128,12 +129,14 @@ def play_shared(*, event: Event, game: Game | None, now: datetime) -> dict[str, 
         "round": None,
         "board": None,
         "premiums": None,
+        "values": None,
     }
     if game is None:
         return data
     data["game"] = {"number": game.number, "status": game.status, "end_reason": game.end_reason}
     data["board"] = list(game.board)
     data["premiums"] = list(Layout.load(game.board_layout).rows)
+    data["values"] = {**TileSet.load(game.tile_set).values, BLANK: 0}
     current = _current_round(game)
     if current is not None:
         shows_rack = current.status != Round.Status.DRAWN

@@ -29,7 +29,7 @@ from arbiter.rules import (
     solo_winner,
     warning_penalties,
 )
-from arbiter.state import board_before, lexicon_for, policy_for
+from arbiter.state import board_before, lexicon_for, lexicon_title, policy_for
 from engine.tiles import TileSet
 from tournament.bulk import rows_insert
 from tournament.changes import RULED, change_announce
@@ -53,6 +53,7 @@ def judge_for(round: Round) -> RoundJudge:
         score_counts={int(s): n for s, n in round.score_counts.items()},
         policy=policy_for(game.event),
         say=_speaking(game.event.language),
+        lexicon_name=lexicon_title(game.lexicon),
     )
 
 

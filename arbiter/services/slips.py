@@ -10,19 +10,14 @@ a slip (rule 7). Every refusal says why; a slip recorded is always ruled.
 from __future__ import annotations
 
 import enum
-from collections import Counter
 from datetime import datetime, timedelta
 
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from arbiter.services.rulings import player_rule
-from arbiter.state import board_of
-from engine.errors import EngineError, NotationError
-from engine.move import Move
-from engine.notation import parse_ref, parse_word
-from engine.tiles import BLANK, sort_tiles
 from tournament.changes import SLIP, change_announce
 from tournament.errors import ApplicationError
 from tournament.models import Event, Player, Round, Submission
@@ -49,85 +44,33 @@ class SlipRefused(ApplicationError):
     """A slip that is not accepted; the message says why."""
 
 
-def _clean(round: Round, word: str, ref: str, score: int | None) -> tuple[str, str]:
-    try:
-        word = parse_word(word)
-    except EngineError as exc:
-        raise SlipRefused(f"Malformed word: {exc}.", data={"code": "malformed_word"}) from None
-    ref = ref.strip().upper()
-    if ref:
-        try:
-            parse_ref(ref)
-        except NotationError as exc:
-            raise SlipRefused(
-                f"Malformed reference: {exc}.", data={"code": "malformed_reference"}
-            ) from None
-        except EngineError as exc:
-            raise SlipRefused(
-                f"Reference off the board: {exc}.", data={"code": "malformed_reference"}
-            ) from None
-    if score is not None and not 0 <= score <= 9999:
-        raise SlipRefused(
-            "The announced score is a whole number from 0 upwards.",
-            data={"code": "malformed_score"},
-        )
-    _check_rack(round, word, ref)
-    return word, ref
-
-
 def clean_entry(word: str, ref: str, score: int | None) -> tuple[str, str]:
-    """An arbiter's entry is recorded as the paper says, even unreadable (the ruling says so:
-    an unreadable word is "malformed", an unreadable reference counts as none); only what
-    cannot be stored is refused."""
+    """A slip is recorded as the player wrote it, from a phone as on paper, even unreadable
+    (the ruling says so: an unreadable word is "malformed", an unreadable reference counts as
+    none, a word needing a blank not marked is ruled as rules.md's rule 3 says); only what
+    cannot be stored is refused. One cleaning for every channel: the same slip gets the same
+    ruling whoever typed it."""
     word, ref = word.strip(), ref.strip().upper()
     if not word:
-        raise SlipRefused("Type the word as the slip has it.", data={"code": "malformed_word"})
+        raise SlipRefused(_("Type the word as the slip has it."), data={"code": "malformed_word"})
     if len(word) > 15:
         raise SlipRefused(
-            f"The word {word!r} has {len(word)} letters: at most 15.",
+            _("The word %(word)s has %(letters)s letters: at most 15.")
+            % {"word": word, "letters": len(word)},
             data={"code": "malformed_word"},
         )
     if len(ref) > 4:
         raise SlipRefused(
-            f"The reference {ref!r} is longer than a grid reference (H8, 8H, 12O, O12).",
+            _("The reference %(ref)s is longer than a grid reference (H8, 8H, 12O, O12).")
+            % {"ref": ref},
             data={"code": "malformed_reference"},
         )
     if score is not None and not 0 <= score <= 9999:
         raise SlipRefused(
-            "The announced score is a whole number from 0 to 9999.",
+            _("The announced score is a whole number from 0 to 9999."),
             data={"code": "malformed_score"},
         )
     return word, ref
-
-
-def _check_rack(round: Round, word: str, ref: str) -> None:
-    """Refuse at once a slip whose new tiles are not on the rack (the player can still fix it).
-    Only when the word can be placed at its reference; otherwise the ruling will say why."""
-    board = board_of(round.game)
-    if board.is_empty:
-        needed = word
-    elif ref:
-        move = Move.from_ref(ref, word)
-        if not move.fits or any(
-            board[r, c] and board[r, c].upper() != ch.upper() for r, c, ch in move.squares()
-        ):
-            return
-        needed = "".join(ch for _, _, ch in board.placed_by(move))
-    else:
-        return
-    tiles = Counter(BLANK if ch.islower() else ch for ch in needed)
-    missing = tiles - Counter(round.rack)
-    if missing:
-        letters = [t for t in sort_tiles("".join(t * n for t, n in missing.items())) if t != BLANK]
-        blanks = missing[BLANK]
-        shown = ", ".join(
-            letters + ([f"{blanks} blank{'s' if blanks > 1 else ''}"] if blanks else [])
-        )
-        raise SlipRefused(
-            f"Rack letters missing: {word} needs {shown}, not on the rack {round.rack} "
-            "(write a blank in lower case).",
-            data={"code": "rack_letters_missing"},
-        )
 
 
 def slip_record(
@@ -169,8 +112,8 @@ def slip_record(
 
 
 def slip_listed(slip: Submission, *, round_number: int, round_status: str) -> dict[str, object]:
-    """A slip as the player's phone lists it (``arbiter.selectors.play.play_slips``), before any
-    ruling is shown: JSON-ready."""
+    """A slip as the player's phone lists it (``arbiter.selectors.play.play_personal_many``),
+    before any ruling is shown: JSON-ready."""
     return {
         "id": slip.pk,
         "round": round_number,
@@ -217,18 +160,24 @@ def _current_json(slip: Submission) -> dict[str, object]:
 def _check_arbiter_entry(round: Round, entered_by: User | None) -> None:
     if entered_by is None:
         raise SlipRefused(
-            "A slip entered by an arbiter says who entered it.", data={"code": "no_arbiter"}
+            _("A slip entered by an arbiter says who entered it."), data={"code": "no_arbiter"}
         )
     if round.status == Round.Status.PUBLISHED:
         raise SlipRefused(
-            f"Round {round.number} is published: amend the player's ruling instead "
-            "(it says why and who).",
+            _(
+                "Round %(round)s is published: amend the player's ruling instead "
+                "(it says why and who)."
+            )
+            % {"round": round.number},
             data={"code": "round_published"},
         )
     if round.status not in (Round.Status.OPEN, Round.Status.CLOSED, Round.Status.SCORED):
         raise SlipRefused(
-            f"Round {round.number} is {round.status}: slips are entered once it is open, "
-            "until it is published.",
+            _(
+                "Round %(round)s is %(status)s: slips are entered once it is open, "
+                "until it is published."
+            )
+            % {"round": round.number, "status": round.get_status_display().lower()},
             data={"code": "round_not_open"},
         )
 
@@ -237,13 +186,17 @@ def _check_taken(event: Event, player: Player) -> None:
     """No slip, from any source, in a closed event or from or for a withdrawn player."""
     if event.is_closed:
         raise SlipRefused(
-            f"{event.name} is closed: no slip is taken (its director can reopen it).",
+            _("%(event)s is closed: no slip is taken (its director can reopen it).")
+            % {"event": event.name},
             data={"code": "event_closed"},
         )
     if player.is_withdrawn:
         raise SlipRefused(
-            f"{player.name} has withdrawn from {event.name}: no slip is taken from or for them "
-            "(the director can reinstate them).",
+            _(
+                "%(player)s has withdrawn from %(event)s: no slip is taken from or for them "
+                "(the director can reinstate them)."
+            )
+            % {"player": player.name, "event": event.name},
             data={"code": "withdrawn"},
         )
 
@@ -257,15 +210,17 @@ def _check_phone_slip(round: Round, player: Player, at: datetime, late: bool) ->
     """A player's own slip counts when it arrived (``at``, stamped when the request came in)
     before the deadline plus the grace, even if the round has closed since."""
     if late:
-        raise SlipRefused("Only an arbiter marks a slip late.", data={"code": "not_an_arbiter"})
+        raise SlipRefused(_("Only an arbiter marks a slip late."), data={"code": "not_an_arbiter"})
     if not player.token_is_active:
         raise SlipRefused(
-            "This player's access has been revoked: ask the director.", data={"code": "revoked"}
+            _("This player's access has been revoked: ask the director."),
+            data={"code": "revoked"},
         )
     on_time = round.status in (Round.Status.CLOSED, Round.Status.SCORED)
     if round.status != Round.Status.OPEN and not on_time:
         raise SlipRefused(
-            f"Round {round.number} is not open (it is {round.status}).",
+            _("Round %(round)s is not open (it is %(status)s).")
+            % {"round": round.number, "status": round.get_status_display().lower()},
             data={"code": "round_not_open"},
         )
     grace = timedelta(seconds=round.game.event.grace_seconds)
@@ -273,16 +228,24 @@ def _check_phone_slip(round: Round, player: Player, at: datetime, late: bool) ->
     paused_at = round.paused_at if round.status == Round.Status.OPEN else None
     if paused_at is not None and at > paused_at:
         raise SlipRefused(
-            f"The clock is stopped in round {round.number}: hand in your slip when it starts "
-            f"again ({_minutes(round.paused_remaining)} left).",
+            _(
+                "The clock is stopped in round %(round)s: hand in your slip when it starts "
+                "again (%(left)s left)."
+            )
+            % {"round": round.number, "left": _minutes(round.paused_remaining)},
             data={"code": "round_paused"},
         )
     if at > round.deadline + grace:
         raise SlipRefused(
-            f"The deadline has passed: round {round.number} "
-            f"closed at {timezone.localtime(round.deadline):%H:%M:%S} "
-            f"and this slip arrived at {timezone.localtime(at):%H:%M:%S} "
-            "(server clock, local time).",
+            _(
+                "The deadline has passed: round %(round)s closed at %(deadline)s and this slip "
+                "arrived at %(arrived)s (server clock, local time)."
+            )
+            % {
+                "round": round.number,
+                "deadline": f"{timezone.localtime(round.deadline):%H:%M:%S}",
+                "arrived": f"{timezone.localtime(at):%H:%M:%S}",
+            },
             data={"code": "deadline_passed"},
         )
 
@@ -326,23 +289,30 @@ def slip_submit(
     event = round.game.event
     if player.event_id != event.pk:
         raise SlipRefused(
-            f"{player.name} is not registered in {event.name}.", data={"code": "not_your_event"}
+            _("%(player)s is not registered in %(event)s.")
+            % {"player": player.name, "event": event.name},
+            data={"code": "not_your_event"},
         )
     _check_taken(event, player)
     arbiter = source == Submission.Source.ARBITER
     if arbiter:
         _check_arbiter_entry(round, entered_by)
-        word, ref = clean_entry(word, ref, score)
     else:
         _check_phone_slip(round, player, at, late)
-        word, ref = _clean(round, word, ref, score)
+    word, ref = clean_entry(word, ref, score)
     current = unique_or_none(Submission.objects.filter(round=round, player=player, is_current=True))
     if arbiter and current is not None and existing is None:
         raise SlipRefused(
-            f"{player.name} already has a slip for round {round.number} "
-            f"({current.ref or '-'} {current.word} {current.announced_score}, "
-            f"{current.get_source_display().lower()}): say whether this entry corrects it or "
-            "whether several slips were handed in.",
+            _(
+                "%(player)s already has a slip for round %(round)s (%(slip)s, %(source)s): say "
+                "whether this entry corrects it or whether several slips were handed in."
+            )
+            % {
+                "player": player.name,
+                "round": round.number,
+                "slip": f"{current.ref or '-'} {current.word} {current.announced_score}",
+                "source": current.get_source_display().lower(),
+            },
             data={"code": "slip_exists", "existing": _current_json(current)},
         )
     slip = slip_record(

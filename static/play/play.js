@@ -1,8 +1,10 @@
 /* The player's phone page: follows the server's live stream (Server-Sent Events, web.live),
  * or polls the v1 API where the stream cannot be used, shows the board, rack and server
  * countdown, and hands in slips through an outbox kept in localStorage (retried with backoff
- * until the server answers). The server decides everything: this file only checks the
- * notation's format to help typing, and shows what the server said.
+ * until the server answers). The server decides everything: this file helps typing (the
+ * notation's format, a blank the word needs and the slip does not mark) and warns before
+ * sending, but sends what the player confirms, as an arbiter takes any paper slip; it shows
+ * what the server said.
  *
  * How state arrives: the stream sends "state" (everything), "shared" (what every phone shows
  * alike) and "personal" (this player's own part), each with its version in the frame's id.
@@ -180,6 +182,13 @@
   window.addEventListener("online", function () { if (polling) schedulePoll(0); else if (!stream) connect(); retryNow(); });
 
   /* --- rendering -------------------------------------------------------------------- */
+  // A tile's points in the game's tile set (a blank, or a letter played as one, is 0).
+  function valueOf(t) {
+    var values = state && state.values;
+    if (!values) return null;
+    if (t === "?" || t !== t.toUpperCase()) return 0;
+    return values[t] === undefined ? null : values[t];
+  }
   var ROWS = "ABCDEFGHIJKLMNO";
   function renderBoard() {
     var board = $("board");
@@ -213,7 +222,9 @@
     }
     var tiles = round.rack.split("").map(function (t) {
       var tile = el("span", "tile" + (t === "?" ? " blank" : ""), t === "?" ? "?" : t);
-      if (t === "?") tile.title = "blank";
+      if (t === "?") tile.title = gettext("blank");
+      var points = valueOf(t);
+      if (points !== null) tile.appendChild(el("sub", "pts", String(points)));
       return tile;
     });
     rack.replaceChildren.apply(rack, tiles);
@@ -227,7 +238,7 @@
     else if (!round) { label.textContent = interpolate(gettext("Game %s"), [game.number]); badge.textContent = gettext("waiting for the first rack"); }
     else {
       label.textContent = interpolate(gettext("Round %s"), [round.number]);
-      badge.textContent = round.paused ? "paused" : (STATUS_TEXT[round.status] || round.status);
+      badge.textContent = round.paused ? gettext("clock stopped") : (STATUS_TEXT[round.status] || round.status);
       badge.className = "badge status-" + (round.status === "open" ? "running" : "finished");
     }
     if (game && game.status === "finished") badge.textContent = gettext("game over");
@@ -262,6 +273,7 @@
     $("slip-card").hidden = $("slip-form").hidden && $("receipt").hidden;
     submit.disabled = !open || stopped;
     if (round && round.status === "open" && round.paused) submit.textContent = gettext("Clock stopped: wait for it to start");
+    else if (open && confirmed) submit.textContent = gettext("Send anyway");
     else submit.textContent = open ? (currentReceipt() ? gettext("Replace my slip") : gettext("Send my slip")) : gettext("Slips are closed");
   }
   function warningSeconds() {
@@ -359,7 +371,7 @@
   }
   function checkRef() {
     var v = ref.value.trim().toUpperCase();
-    if (!v) return mark(ref, $("ref-hint"), false, "H8 across, 8H down", true), false;
+    if (!v) return mark(ref, $("ref-hint"), false, gettext("H8 across, 8H down"), true), false;
     if (!REF.test(v)) return mark(ref, $("ref-hint"), false, gettext("Row A–O and column 1–15: H8 across, 8H down")), false;
     mark(ref, $("ref-hint"), true, /^[A-O]/.test(v) ? interpolate(gettext("Across, from %s"), [v]) : interpolate(gettext("Down, from %s"), [v.replace(/^(\d+)([A-O])$/, "$2$1")]));
     return true;
@@ -367,7 +379,7 @@
   function checkScore() {
     var v = score.value.trim();
     if (!v) return mark(score, $("score-hint"), false, gettext("Points announced"), true), false;
-    if (!/^\d{1,4}$/.test(v)) return mark(score, $("score-hint"), false, "A whole number"), false;
+    if (!/^\d{1,4}$/.test(v)) return mark(score, $("score-hint"), false, gettext("A whole number")), false;
     mark(score, $("score-hint"), true, gettext("Points announced"));
     return true;
   }
@@ -403,6 +415,72 @@
   });
   ref.addEventListener("input", function () { ref.value = ref.value.toUpperCase(); checkRef(); });
   score.addEventListener("input", checkScore);
+  [word, ref, score].forEach(function (input) { input.addEventListener("input", unconfirm); });
+
+  /* --- before sending: what an arbiter would hold against the slip ------------------- */
+  // The board's letters under the word at its reference (null where a square is empty, or
+  // when the reference cannot be read or the word runs off the board).
+  function lettersUnder(refText, length) {
+    var m = /^([A-O])(1[0-5]|[1-9])$/.exec(refText), n = /^(1[0-5]|[1-9])([A-O])$/.exec(refText);
+    if (!m && !n) return null;
+    var row = ROWS.indexOf(m ? m[1] : n[2]), col = parseInt(m ? m[2] : n[1], 10) - 1;
+    var rows = (state && state.board) || [], under = [];
+    for (var i = 0; i < length; i++) {
+      var r = m ? row : row + i, c = m ? col + i : col;
+      if (r > 14 || c > 14) return null;
+      var ch = rows[r] ? rows[r][c] : ".";
+      under.push(ch && ch !== "." ? ch : null);
+    }
+    return under;
+  }
+  // The letters the word takes from the rack that the rack lacks (a marked blank takes a blank).
+  function lettersMissing() {
+    var rack = state && state.round && state.round.rack, w = word.value;
+    if (!rack || !WORD.test(w)) return null;
+    var first = !state.board || state.board.every(function (row) { return /^\.*$/.test(row); });
+    var under = first ? null : lettersUnder(ref.value.trim().toUpperCase(), w.length);
+    if (!first && !under) return null;
+    var have = {};
+    rack.split("").forEach(function (t) { have[t] = (have[t] || 0) + 1; });
+    var missing = [];
+    w.split("").forEach(function (ch, i) {
+      if (under && under[i]) return;
+      var tile = ch === ch.toLowerCase() ? "?" : ch;
+      if (have[tile]) have[tile] -= 1; else if (tile !== "?") missing.push(ch);
+    });
+    return { letters: missing, blanks: have["?"] || 0 };
+  }
+  function slipWarnings() {
+    var warnings = [], round = state && state.round;
+    if (!WORD.test(word.value)) warnings.push(gettext("The word is not 2 to 15 letters: an arbiter would rule it unreadable (0)."));
+    var r = ref.value.trim().toUpperCase();
+    if (!r && round && round.number > 1) warnings.push(gettext("No reference: the slip is ruled without one (0, or the score less a penalty)."));
+    else if (r && !REF.test(r)) warnings.push(gettext("The reference cannot be read: it counts as none."));
+    if (!score.value.trim()) warnings.push(gettext("No score announced: a valid move earns a warning."));
+    else if (!/^\d{1,4}$/.test(score.value.trim())) warnings.push(gettext("The score is not a whole number."));
+    var missing = lettersMissing();
+    if (missing && missing.letters.length) {
+      var letters = missing.letters.join(", ");
+      warnings.push(missing.blanks >= missing.letters.length
+        ? interpolate(gettext("Not on your rack: %(letters)s. A blank can stand for it: tap the letter above to mark it as the blank (lower case)."), {letters: letters}, true)
+        : interpolate(gettext("Not on your rack: %(letters)s."), {letters: letters}, true));
+    }
+    return warnings;
+  }
+  var confirmed = false;
+  function unconfirm() {
+    if (!confirmed) return;
+    confirmed = false;
+    $("slip-warnings").hidden = true;
+    $("submit").textContent = gettext("Send my slip");
+  }
+  function showWarnings(warnings) {
+    var box = $("slip-warnings");
+    box.replaceChildren.apply(box, warnings.map(function (w) { return el("li", null, w); }));
+    box.hidden = false;
+    $("submit").textContent = gettext("Send anyway");
+    confirmed = true;
+  }
 
   /* --- the outbox: a slip is kept until the server answered ---------------------------- */
   function readOutbox() {
@@ -427,9 +505,13 @@
   var retryTimer = null, sending = false;
   $("slip-form").addEventListener("submit", function (ev) {
     ev.preventDefault();
-    var ok = [checkWord(), checkRef(), checkScore()].every(Boolean);
-    if (!ok || !state || !state.round) return;
-    var slip = { round: state.round.number, ref: ref.value.trim().toUpperCase(), word: word.value.trim(), score: parseInt(score.value, 10) };
+    checkWord(); checkRef(); checkScore();
+    if (!word.value.trim() || !state || !state.round) return;
+    var warnings = slipWarnings();
+    if (warnings.length && !confirmed) { showWarnings(warnings); return; }
+    unconfirm();
+    var said = score.value.trim();
+    var slip = { round: state.round.number, ref: ref.value.trim().toUpperCase(), word: word.value.trim(), score: /^\d{1,4}$/.test(said) ? parseInt(said, 10) : null };
     writeOutbox({ slip: slip, state: "pending", attempts: 0, created: Date.now() });
     renderReceipt();
     send();
@@ -498,7 +580,7 @@
     if (item && (!round || item.slip.round === round.number || item.state === "pending")) {
       var s = item.slip;
       box.dataset.state = item.state;
-      var line = el("p", "slip-line", s.ref + " " + s.word + " · " + s.score);
+      var line = el("p", "slip-line", (s.ref || "–") + " " + s.word + " · " + (s.score === null ? "–" : s.score));
       if (item.state === "pending" && item.waiting === "paused") {
         parts.push(el("h3", null, gettext("Not sent yet: the clock is stopped")));
         parts.push(line);

@@ -20,8 +20,14 @@
     return e;
   }
 
+  // A tile's points in the game's tile set (none shown for a blank on the board).
+  function points(t) {
+    var values = state && state.values;
+    return values && values[t] !== undefined ? String(values[t]) : "";
+  }
+
   function drawBoard(board, premiums) {
-    var key = JSON.stringify([board, premiums]);
+    var key = JSON.stringify([board, premiums, state && state.values]);
     if (key === boardKey) return;
     boardKey = key;
     var t = el("board"), html = "<tr><th></th>";
@@ -33,7 +39,8 @@
         var ch = board ? board[r][c2] : ".";
         var cls = "sq " + (premiums ? premiums[r][c2] : "");
         if (ch !== ".") cls += " tile" + (ch === ch.toLowerCase() ? " blank" : "");
-        html += '<td class="' + cls + '">' + (ch === "." ? "" : ch.toUpperCase()) + "</td>";
+        var value = ch !== "." && ch !== ch.toLowerCase() ? points(ch) : "";
+        html += '<td class="' + cls + '">' + (ch === "." ? "" : ch.toUpperCase()) + (value ? "<sub>" + value + "</sub>" : "") + "</td>";
       }
       html += "</tr>";
     }
@@ -44,6 +51,7 @@
 
   function tick() {
     var clock = el("clock");
+    el("clock-note").textContent = state && state.game && state.status === "open" && state.paused ? gettext("Clock stopped") : "";
     if (!state || !state.game) { clock.textContent = ""; clock.className = "clock"; return; }
     if (state.finished) { clock.textContent = gettext("End of game"); clock.className = "clock end"; return; }
     var status = state.status;
@@ -59,10 +67,14 @@
   function renderRack(data) {
     var rack = el("rack");
     var shown = data.status && data.status !== "published" && !data.finished ? data.rack : "";
-    if (rack.dataset.rack === shown) return;
+    if (rack.dataset.rack === shown && rack.dataset.points) return;
+    rack.dataset.points = data.values ? "1" : "";
     rack.dataset.rack = shown;
     rack.replaceChildren.apply(rack, shown.split("").map(function (t) {
-      return make("span", t === "?" ? "blank" : "", t);
+      var tile = make("span", t === "?" ? "blank" : "", t);
+      var value = points(t);
+      if (value) tile.appendChild(make("sub", null, value));
+      return tile;
     }));
   }
 

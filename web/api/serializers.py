@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any, TypeAlias
 
-from django.core.validators import RegexValidator
 from rest_framework import serializers
 
 from tournament.models.event import EventRoleName
@@ -28,14 +27,10 @@ class SlipInSerializer(serializers.Serializer[Shape]):
     ref = serializers.CharField(
         max_length=8,
         allow_blank=True,
-        validators=[
-            RegexValidator(
-                r"^\s*[A-Za-z0-9]*\s*$",
-                "A grid reference is a row letter A-O and a column number 1-15 written with the "
-                "digits 0-9 (H8 across, 8H down).",
-            )
-        ],
-        help_text="H8 across, 8H down.",
+        required=False,
+        default="",
+        help_text="H8 across, 8H down; empty when the slip gives none (an unreadable one is "
+        "ruled as none, as on paper).",
     )
     word = serializers.CharField(max_length=15, help_text="In full; a blank as a lowercase letter.")
     score = serializers.IntegerField(
@@ -205,6 +200,11 @@ class StateSerializer(serializers.Serializer[Shape]):
         child=serializers.CharField(),
         allow_null=True,
         help_text="15 strings: T/D word, t/d letter premiums.",
+    )
+    values = serializers.DictField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="Each tile's points in the game's tile set (the blank, '?', is 0).",
     )
     slip = SlipSerializer(allow_null=True, help_text="This player's current slip for the round.")
     result = _ResultSerializer(

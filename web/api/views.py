@@ -164,8 +164,9 @@ class PlaySubmissionsView(PlayAPIView):
             201: ReceiptSerializer,
             400: OpenApiResponse(
                 ErrorSerializer,
-                description="Malformed slip (code: malformed_word, malformed_reference, "
-                "malformed_score, rack_letters_missing, invalid).",
+                description="A slip that cannot be stored (code: malformed_word, "
+                "malformed_reference, malformed_score, invalid); whatever an arbiter would rule "
+                "is recorded and ruled.",
             ),
             403: OpenApiResponse(
                 ErrorSerializer,

@@ -308,7 +308,7 @@ def _amend_slip(game: Game, user: User, data: Data) -> str:
         round=published,
         player=player,
         word=_text(data, "word"),
-        ref=_ref(data),
+        ref=_text(data, "ref"),  # as the paper has it: an unreadable one counts as none
         score=_int(data, "score", required=False),
         late=_flag(data, "late"),
         reason=_text(data, "reason"),
@@ -330,9 +330,11 @@ def _slip(game: Game, user: User, data: Data) -> str:
     if current is None:
         raise ApplicationError(gettext("No round to enter slips for."))
     player = _player_at(game, data)
+    # The reference as the paper has it, even unreadable: the ruling counts it as none
+    # (rules.md, rule 4), as for the same slip from a phone.
     word, ref, score = (
         _text(data, "word"),
-        _ref(data),
+        _text(data, "ref"),
         _int(data, "score", required=False),
     )
     if _flag(data, "check"):

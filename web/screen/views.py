@@ -14,6 +14,7 @@ from django.utils import timezone
 from arbiter.selectors.screen import screen_state as screen_read
 from arbiter.selectors.standings import PlayerFilter
 from arbiter.state import lexicon_info
+from engine.tiles import BLANK, TileSet
 from tournament.errors import ApplicationError
 from tournament.models import Event, Game
 from tournament.selectors import game_current
@@ -104,6 +105,7 @@ def _state_json(
         "game": game.number,
         "board": game.board,
         "premiums": premium_classes(game.board_layout),
+        "values": {**TileSet.load(game.tile_set).values, BLANK: 0},
         "round": None if r is None else r.number,
         "status": None if r is None else r.status,
         "rack": "" if r is None else r.rack,

@@ -92,7 +92,9 @@ def test_ann_joins_by_her_qr_link_hands_in_a_slip_and_sees_her_ruling_and_rank(
     page.goto(f"{live_server.url}/play/{ann.token}/")
     assert page.url == f"{live_server.url}/play/"  # the token left the address bar
     page.wait_for_selector("#rack .tile")
-    assert page.locator("#rack .tile").all_inner_texts() == list("ELORTTW")
+    tiles = page.locator("#rack .tile")
+    assert tiles.evaluate_all("ts => ts.map(t => t.firstChild.textContent)") == list("ELORTTW")
+    assert page.locator("#rack .tile sub").all_inner_texts() == list("1111114")  # points
     assert page.locator("#board > div").count() == 16 * 16
     assert page.locator("#board .p-T").count() == 8 and page.locator("#board .p-D").count() == 17
     page.wait_for_function(
@@ -147,9 +149,12 @@ def test_a_slip_whose_first_sending_fails_is_kept_retried_and_receipted(
     page.goto(f"{live_server.url}/play/{bob.token}/")
     page.wait_for_selector("#rack .tile")
 
-    fill_slip(page, "QUIZ", "H4", "40")  # refused by the server: its reason shows
-    page.wait_for_selector("#receipt[data-state=refused]")
-    assert "Rack letters missing" in page.inner_text("#receipt")
+    fill_slip(page, "QUIZ", "H4", "40")  # not on the rack: the phone says so first...
+    page.wait_for_selector("#slip-warnings:not([hidden])")
+    assert "Not on your rack: Q, U, I, Z." in page.inner_text("#slip-warnings")
+    page.click("#submit")  # ...and sends it when asked: the arbiter rules it (0)
+    page.wait_for_selector("#receipt[data-state=sent]")
+    assert "H4 QUIZ · 40" in page.inner_text("#receipt")
 
     failures = []
 

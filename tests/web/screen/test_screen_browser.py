@@ -11,6 +11,7 @@ import pytest
 from django.utils import timezone
 
 from arbiter.services import clock
+from engine.tiles import TileSet
 from tests.web.console.test_console_browser import logged_in
 from tests.web.night import PLAYERS
 from tests.web.play.test_play_browser import browser  # noqa: F401 - the shared Chromium fixture
@@ -97,7 +98,8 @@ def test_the_clock_says_stop_at_the_deadline_and_the_screen_says_end_of_game(
     page.wait_for_function("/^0:0[0-3]$/.test(document.getElementById('clock').textContent)")
     page.wait_for_function("document.getElementById('clock').textContent === 'STOP'")
     assert "stop" in page.get_attribute("#clock", "class")
-    assert "".join(page.locator("#rack span").all_inner_texts()) == r.rack  # still shown
+    letters = page.locator("#rack span").evaluate_all("ts => ts.map(t => t.firstChild.data)")
+    assert "".join(letters) == r.rack  # still shown
     page.screenshot(path="/tmp/screen-stop.png")
     closing = timezone.now() + dt.timedelta(seconds=event.grace_seconds)
     assert clock.round_close(round_id=r.pk, now=closing)
@@ -113,4 +115,38 @@ def test_the_clock_says_stop_at_the_deadline_and_the_screen_says_end_of_game(
     assert "No rack can be drawn from the bag" in page.inner_text("#sub")
     assert page.locator("#rack span").count() == 0
     page.screenshot(path="/tmp/screen-end.png")
+    page.context.close()
+
+
+def test_a_stopped_clock_is_said_in_words_and_tiles_show_their_points(
+    browser,  # noqa: F811
+    live_server,
+    night,
+) -> None:
+    event, game, players, director = night
+    r = Round.objects.get(game=game, status=Round.Status.OPEN)
+    page = logged_in(browser, live_server, director, {"width": 1280, "height": 900})
+    page.goto(f"{live_server.url}/events/club-night/games/1/screen/")
+    page.wait_for_selector("#rack span sub")
+    values = TileSet.load(game.tile_set).values
+    tiles = page.locator("#rack span").evaluate_all(
+        "ts => ts.map(t => [t.firstChild.data, t.querySelector('sub').textContent])"
+    )
+    assert tiles == [[t, str(0 if t == "?" else values[t])] for t in r.rack]
+    board = page.locator("#board td.tile:not(.blank)")
+    if board.count():
+        letter, points = board.first.evaluate(
+            "td => [td.firstChild.data, td.lastChild.textContent]"
+        )
+        assert points == str(values[letter])
+    assert page.is_hidden("#clock-note")
+    clock.round_pause(round=r, actor=None)
+    page.wait_for_function(
+        "document.getElementById('clock-note').textContent === 'Clock stopped'", timeout=5000
+    )
+    note = page.locator("#clock-note").bounding_box()
+    assert note is not None and note["height"] > 20 and note["x"] + note["width"] <= 1280
+    page.screenshot(path="/tmp/screen-paused.png")
+    clock.round_resume(round=Round.objects.get(pk=r.pk), actor=None)
+    page.wait_for_function("document.getElementById('clock-note').textContent === ''", timeout=5000)
     page.context.close()

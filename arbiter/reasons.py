@@ -1,0 +1,79 @@
+"""The engine's problems and errors in the room's words.
+
+The engine speaks no language but its CLI's: each ``Problem`` of a verdict carries its fault
+(the code) and the values of its message (``params``), and each ``EngineError`` a ``code`` and
+``params``. Here each code has its sentence, marked for translation and said through the
+judge's ``say`` (the event's language in the services, English as written in the CLI), so a
+ruling's reason is one language from end to end. A code without a sentence here is a bug that
+``tests/arbiter/test_reasons.py`` catches: every fault and every error code the engine raises
+has one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.errors import EngineError
+from engine.validate import Fault, Problem
+from tournament.vocabulary import gettext_noop as _
+
+Say = Callable[[str], str]
+
+# What each fault says; the values are the problem's params.
+FAULTS: dict[Fault, str] = {
+    Fault.BAD_NOTATION: _("move %(move)s: %(letter)s is not a letter of the tile set"),
+    Fault.CLASH: _(
+        "move %(move)s: square %(square)s holds %(here)s, the word has %(letter)s there"
+    ),
+    Fault.NO_TILE: _("move %(move)s places no tile: every letter is already on the board"),
+    Fault.GAP: _(
+        "move %(move)s: the word is not written in full: %(square)s next to it holds %(here)s"
+    ),
+    Fault.NOT_ON_RACK: _("move %(move)s needs %(tiles)s not on the rack %(rack)s"),
+    Fault.NOT_CONNECTED: _("move %(move)s does not touch any tile on the board"),
+    Fault.MISSES_CENTRE: _("move %(move)s: the first move must cover the centre square %(square)s"),
+    Fault.NOT_IN_LEXICON: _("not in the lexicon %(lexicon)s: %(words)s"),
+}
+
+# What each engine error code says (``EngineError.code``); the values are its params.
+ERRORS: dict[str, str] = {
+    "word_not_letters": _("word '%(word)s' must be letters only (lower case for a blank)"),
+    "word_too_short": _("word '%(word)s' is too short: a word has at least two letters"),
+    "word_too_long": _("word '%(word)s' has %(letters)s letters: no word longer than 15 fits"),
+    "ref_unreadable": _(
+        "reference '%(ref)s' is not a grid reference: the row letter first for a move across "
+        "(H8), the column number first for a move down (8H)"
+    ),
+    "ref_row_off_board": _("reference '%(ref)s': row %(row)s is off the board (rows are A to O)"),
+    "ref_column_off_board": _(
+        "reference '%(ref)s': column %(column)s is off the board (columns are 1 to 15)"
+    ),
+    "move_off_board": _("move %(move)s: '%(word)s' from %(ref)s runs off the board"),
+}
+
+BLANKS = {1: _("a blank"), 2: _("two blanks")}
+DOES_NOT_FIT = _("it does not fit")
+
+
+def error_text(exc: EngineError, say: Say) -> str:
+    """An engine error in the room's words (its own message when its code has no sentence)."""
+    text = ERRORS.get(exc.code)
+    return str(exc) if text is None else say(text) % exc.params
+
+
+def problem_text(problem: Problem, say: Say, *, lexicon: str = "") -> str:
+    """A verdict's problem in the room's words; ``lexicon`` names the list as the event knows
+    it (an uploaded list by the name it was given, not its file)."""
+    args = problem.args
+    code = args.get("error")
+    if isinstance(code, str) and code in ERRORS:  # an engine error the verdict reports
+        return say(ERRORS[code]) % args
+    if problem.fault is Fault.NOT_ON_RACK:
+        letters = [str(letter) for letter in str(args["letters"])]
+        blanks = int(args["blanks"])
+        tiles = ", ".join(letters + ([say(BLANKS[min(blanks, 2)])] if blanks else []))
+        return say(FAULTS[Fault.NOT_ON_RACK]) % {**args, "tiles": tiles}
+    if problem.fault is Fault.NOT_IN_LEXICON and lexicon:
+        args = {**args, "lexicon": lexicon}
+    text = FAULTS.get(problem.fault)
+    return problem.message if text is None or not args else say(text) % args
