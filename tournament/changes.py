@@ -64,4 +64,5 @@ def change_announce(
             except Exception:
                 logger.exception("A listener failed on %s of event %s.", what, event_id)
 
+    tell.announces = change  # type: ignore[attr-defined]  # tells it from a task's send
     transaction.on_commit(tell)
