@@ -42,6 +42,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.haproxy import haproxy_config  # noqa: E402
 from bench.phones import Phone, _send, classify, quantiles  # noqa: E402
 from bench.slips import (  # noqa: E402
     HOST,
@@ -187,29 +188,8 @@ def _start_haproxy(folder: Path, port: int, nodes: list[int]) -> subprocess.Pope
     binary = shutil.which("haproxy")
     if binary is None:
         raise SystemExit("--nodes 2 needs haproxy (apt-get install haproxy)")
-    servers = "\n".join(f"    server n{i} {HOST}:{p}" for i, p in enumerate(nodes))
     config = folder / "haproxy.cfg"
-    config.write_text(
-        f"""global
-    maxconn 40000
-defaults
-    mode http
-    option redispatch
-    retries 3
-    timeout connect 2s
-    timeout client 60s
-    timeout server 60s
-    timeout http-request 10s
-    timeout queue 30s
-frontend site
-    bind {HOST}:{port}
-    default_backend web
-backend web
-    balance leastconn
-    default-server check inter 1s fall 2 rise 2
-{servers}
-"""
-    )
+    config.write_text(haproxy_config(HOST, port, nodes))
     return subprocess.Popen(
         [binary, "-f", str(config), "-db"],
         stdout=subprocess.DEVNULL,

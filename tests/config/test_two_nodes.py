@@ -1,7 +1,8 @@
 """Two web nodes behind a real load balancer (Debian's HAProxy, started here on free ports with
-the settings of docker/haproxy.cfg), sharing PostgreSQL and Redis: a slip sent through one node
-reaches a phone and a staff page connected to the other within a second; a node killed mid-round
-loses no acknowledged slip, and its phones reconnect through the balancer to the other.
+the settings of docker/haproxy.cfg: bench/haproxy.py), sharing PostgreSQL and Redis: a slip sent
+through one node reaches a phone connected to the other within a second; a node killed
+mid-round loses no acknowledged slip, and its phones reconnect through the balancer to the
+other.
 
 Marked postgres (a database of its own, made and dropped here), redis (the test's own
 redis-server) and slow; skips with the reason without haproxy (fails under REQUIRE_SERVICES).
@@ -24,6 +25,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 
+from bench.haproxy import haproxy_config
 from tests.conftest import services_required
 from tests.faults.stack import HOST, Process, Stack, free_port
 from tests.web.live.sse import Stream
@@ -34,28 +36,6 @@ PLAYERS = [f"P{i}" for i in range(1, 9)]
 # "Within a second" is the target bench/room.py measures; a test shares the machine with
 # whatever else runs, so it allows a loaded second.
 LOADED_SECOND = 2.5
-
-HAPROXY = """
-global
-    maxconn 2000
-defaults
-    mode http
-    option redispatch
-    retries 3
-    timeout connect 2s
-    timeout client 60s
-    timeout server 60s
-    timeout http-request 10s
-    timeout queue 30s
-frontend site
-    bind {host}:{port}
-    default_backend web
-backend web
-    balance leastconn
-    default-server check inter 500ms fall 2 rise 2
-    server a {host}:{a}
-    server b {host}:{b}
-"""
 
 
 def haproxy_binary() -> str:
@@ -98,7 +78,7 @@ def nodes(tmp_path: Path) -> Iterator[dict[str, Any]]:
             node_a = stack.web("web-a", port=a, workers=1)
             node_b = stack.web("web-b", port=b, workers=1)
             config = tmp_path / "haproxy.cfg"
-            config.write_text(HAPROXY.format(host=HOST, port=front, a=a, b=b))
+            config.write_text(haproxy_config(HOST, front, [a, b]))  # docker/haproxy.cfg's
             balancer = stack.start(
                 "haproxy",
                 [binary, "-f", str(config), "-db"],

@@ -16,17 +16,10 @@ import pytest
 from tests.faults.stack import HOST, Stack
 from tests.web.layout import assert_no_horizontal_scroll, assert_square_board
 from tests.web.live.test_stream import SLUG, STAFF_SESSION
+from tests.web.play.test_play_browser import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis, pytest.mark.slow]
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 OPEN = """
 from arbiter.services import clock
 from tournament.models import Round
