@@ -105,7 +105,8 @@ def main() -> int:
         standings_simultaneous,
         standings_simultaneous_live,
     )
-    from arbiter.services.rooms import game_draw_whole, room_results_import
+    from arbiter.services.rooms import room_results_import
+    from arbiter.services.simultaneous import game_draw_whole
     from tournament.services.events import event_create
     from tournament.services.rooms import room_create
 

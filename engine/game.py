@@ -42,7 +42,7 @@ from engine.draw import (
     minimum,
     pool_can_meet_minimum,
 )
-from engine.errors import EngineError, PlacementError, RackRejected
+from engine.errors import EngineError, PlacementError, RackError, RackRejected
 from engine.lexicon import Lexicon
 from engine.move import Move
 from engine.movegen import ScoredMove
@@ -52,6 +52,7 @@ from engine.validate import validate
 
 END_EMPTY = "the bag and the rack are empty"
 NO_MOVE = "no move is possible with the rack "  # followed by the rack: an end reason
+PUT_BACK = "-"  # among a round's refused racks: one not recorded, the leftover put back
 
 
 class GameStateError(EngineError):
@@ -180,7 +181,9 @@ class DuplicateGame:
     def offer_rack(self, typed: str) -> str:
         """Take a rack typed in from a physical bag. A rack failing the minimum raises
         ``RackRejected`` after it is recorded and the leftover went back into the bag: the next
-        rack offered is then drawn whole from the bag."""
+        rack offered is then drawn whole from the bag. ``PUT_BACK`` (``-``) stands for a rack
+        refused that was not recorded (Eliot's ``-`` racks): the leftover goes back the same
+        way, and ``-`` is recorded among the refused racks."""
         self._require(Phase.DRAW, "offer a rack")
         reason = self.exhausted()
         if reason is not None:
@@ -188,6 +191,12 @@ class DuplicateGame:
             raise GameStateError(
                 f"cannot offer the rack {typed.strip()}: the game is over ({reason})"
             )
+        if typed.strip() == PUT_BACK:  # with no leftover, nothing goes back
+            self.rejected.append(PUT_BACK)
+            self.bag.put(self.leftover)
+            self.leftover = ""
+            self._fresh = True
+            raise RackRejected(f"round {self.round_number}: the leftover is put back (-)")
         try:
             rack = check_typed_rack(
                 self.tiles,
@@ -211,6 +220,17 @@ class DuplicateGame:
         self._round_leftover = kept
         self.rack = rack
         return rack
+
+    def keep_leftover(self) -> str:
+        """The round's rack is the leftover alone, nothing drawn and no minimum checked: how
+        Eliot's arbitration plays on when its draw does not fill the rack (a pre-drawn game's
+        racks are the game: ``engine.replay.draw_planned``)."""
+        self._require(Phase.DRAW, "keep the leftover")
+        if not self.leftover or self._fresh:
+            raise RackError(f"round {self.round_number}: there is no leftover to play alone")
+        self.rack = self.leftover
+        self._round_leftover = self.leftover
+        return self.rack
 
     def tops(self, n: int = 1) -> list[ScoredMove]:
         """The ``n`` best moves for the current rack (``movegen.top``)."""
@@ -286,4 +306,12 @@ def autoplay(
     return game
 
 
-__all__ = ["END_EMPTY", "NO_MOVE", "DuplicateGame", "GameStateError", "Phase", "autoplay"]
+__all__ = [
+    "END_EMPTY",
+    "NO_MOVE",
+    "PUT_BACK",
+    "DuplicateGame",
+    "GameStateError",
+    "Phase",
+    "autoplay",
+]

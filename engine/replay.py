@@ -36,18 +36,30 @@ def replay_rounds(
     return game
 
 
+def draw_planned(game: DuplicateGame, *, rack: str, leftover: str, rejected: Sequence[str]) -> str:
+    """Draw a planned round's rack (a pre-drawn game's, or a round stored): the racks refused
+    first (``-`` a refused rack not recorded, the leftover put back), then the rack. A rack that
+    is the leftover alone is the leftover kept with nothing drawn, whatever the bag holds (how
+    Eliot plays on when its draw does not fill the rack): the racks are the game."""
+    for refused in rejected:
+        try:
+            game.offer_rack(refused)
+        except RackRejected:
+            continue
+        raise RackError(f"the rejected rack {refused} meets the minimum: it should have been kept")
+    if leftover and sort_tiles(rack) == sort_tiles(leftover) == game.leftover:
+        return game.keep_leftover()
+    return game.offer_rack(rack)
+
+
 def _replay_round(game: DuplicateGame, record: RoundRecord) -> None:
     n = game.round_number
     if record.number != n:
         raise EngineError(f"round {n}: the document numbers it {record.number}")
     try:
-        for rack in record.rejected:
-            try:
-                game.offer_rack(rack)
-            except RackRejected:
-                continue
-            raise RackError(f"the rejected rack {rack} meets the minimum: it should have been kept")
-        rack = game.offer_rack(record.rack)
+        rack = draw_planned(
+            game, rack=record.rack, leftover=record.leftover, rejected=record.rejected
+        )
         if sort_tiles(record.leftover) != game.leftover:
             raise RackError(
                 f"the leftover is {game.leftover or '(none)'}, "
@@ -118,4 +130,4 @@ def _replay_end(game: DuplicateGame, end: str) -> None:
     game._end(reason)
 
 
-__all__ = ["replay", "replay_rounds"]
+__all__ = ["draw_planned", "replay", "replay_rounds"]

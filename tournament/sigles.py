@@ -1,10 +1,15 @@
 """The results as the federation's ranking software (SIGLES) reads them, the lines Eliot's
-``extras/reports/sigles.py`` writes (docs/interchange.md, section 2). No Django here.
+``extras/reports/sigles.py`` writes (docs/interchange.md, section 2).
 
 One line per table from 1 to the highest table, three quoted comma-separated fields, ``\\n``
 at the end of each, the file in Latin-1: ``"<table>","<name>","<total>"``; a table nobody
-sits at gives ``"<n>","--table vide--","-1"``. Keyed by licence instead (``sigles_lines`` with
-``key="licence"``), one line per player in licence order: ``"<licence>","<name>","<total>"``.
+sits at gives ``"<n>","--table vide--","-1"`` (``empty=False`` leaves them out, as the
+script's ``-n``). Byte for byte what the script writes from the same game (checked by
+``bench/interchange_real.py`` against Eliot's own ``sigles.py``). The file never has more than
+``MAX_LINES`` lines: a table numbered higher (a number a user typed) refuses the file with
+empty tables, naming the player, rather than writing a line per number up to it. Keyed by
+licence instead (``sigles_lines`` with ``key="licence"``), one line per player in licence
+order: ``"<licence>","<name>","<total>"``.
 
 Eliot writes names as they are (a ``"`` breaks the line, a letter outside Latin-1 stops its
 script); here such a name is refused with the player named, so that no file is wrong.
@@ -15,10 +20,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from tournament.errors import ApplicationError
 
 EMPTY_TABLE = "--table vide--"
 KEYS = ("table", "licence")
+MAX_LINES = 10_000  # the lines of a file with its empty tables: tables up to 10,000
 
 
 @dataclass(frozen=True)
@@ -33,49 +41,83 @@ def _field(text: str) -> str:
     return f'"{text}"'
 
 
-def sigles_lines(results: Sequence[ResultLine], *, key: str = "table") -> bytes:
-    """The SIGLES file (Latin-1 bytes). Raises ``ApplicationError`` naming every player whose
-    name cannot be written, who has no table (or licence, when keyed by licence), or who
-    shares a table or licence with another."""
+def sigles_lines(results: Sequence[ResultLine], *, key: str = "table", empty: bool = True) -> bytes:
+    """The SIGLES file (Latin-1 bytes); ``empty``: a line for each table nobody sits at.
+    Raises ``ApplicationError`` naming every player whose name cannot be written, who has no
+    table (or licence, when keyed by licence), who shares a table or licence with another, or
+    whose table would make the file longer than ``MAX_LINES`` lines with its empty tables."""
     if key not in KEYS:
-        raise ApplicationError(f"Unknown SIGLES key {key!r}: {' or '.join(KEYS)}.")
+        raise ApplicationError(
+            gettext("Unknown SIGLES key %(key)s: table or licence.") % {"key": repr(key[:20])},
+            data={"code": "invalid"},
+        )
     problems = []
     for r in results:
-        if '"' in r.name:
-            problems.append(f'{r.name}: a name with a double quote (") breaks the line')
+        said: dict[str, object] = {"name": r.name}
+        if '"' in r.name or "\n" in r.name or "\r" in r.name:
+            problems.append(
+                gettext('%(name)s: a name with a double quote (") or a line break breaks the line')
+                % said
+            )
         try:
             r.name.encode("latin-1")
         except UnicodeEncodeError:
-            problems.append(f"{r.name}: the name has a letter that Latin-1 cannot write")
+            problems.append(
+                gettext("%(name)s: the name has a letter that Latin-1 cannot write") % said
+            )
     if key == "table":
         seen: dict[int, str] = {}
         for r in results:
+            said = {"name": r.name, "table": r.table}
             if r.table is None:
-                problems.append(f"{r.name} has no table number")
+                problems.append(gettext("%(name)s has no table number") % said)
             elif r.table in seen:
-                problems.append(f"{r.name} and {seen[r.table]} share table {r.table}")
+                problems.append(
+                    gettext("%(name)s and %(other)s share table %(table)d")
+                    % {**said, "other": seen[r.table]}
+                )
+            elif empty and not 1 <= r.table <= MAX_LINES:
+                problems.append(
+                    gettext(
+                        "%(name)s is at table %(table)d: with a line for each empty table the "
+                        "file would have %(table)d lines (at most %(limit)d); number the tables "
+                        "from 1, or leave the empty tables out"
+                    )
+                    % {**said, "limit": MAX_LINES}
+                )
             else:
                 seen[r.table] = r.name
     else:
         licences: dict[str, str] = {}
         for r in results:
+            said = {"name": r.name, "licence": r.licence}
             if not r.licence:
-                problems.append(f"{r.name} has no licence number")
+                problems.append(gettext("%(name)s has no licence number") % said)
             elif r.licence in licences:
-                problems.append(f"{r.name} and {licences[r.licence]} share licence {r.licence}")
-            elif '"' in r.licence or not r.licence.isascii():
-                problems.append(f"{r.name}: licence {r.licence!r} cannot be written")
+                problems.append(
+                    gettext("%(name)s and %(other)s share licence %(licence)s")
+                    % {**said, "other": licences[r.licence]}
+                )
+            elif '"' in r.licence or not r.licence.isascii() or not r.licence.isprintable():
+                problems.append(
+                    gettext("%(name)s: licence %(licence)s cannot be written")
+                    % {**said, "licence": repr(r.licence)}
+                )
             else:
                 licences[r.licence] = r.name
     if problems:
         raise ApplicationError(
-            "The SIGLES file cannot be written: " + "; ".join(problems) + ".",
-            data={"problems": problems},
+            gettext("The SIGLES file cannot be written: %(problems)s.")
+            % {"problems": "; ".join(problems[:20]) + ("; ..." if len(problems) > 20 else "")},
+            data={"code": "sigles_refused", "problems": problems},
         )
     lines = []
     if key == "table":
         by_table = {r.table: r for r in results if r.table is not None}
-        for table in range(1, max(by_table, default=0) + 1):
+        # Bounded: with empty tables every table is at most MAX_LINES (checked above); without
+        # them, one line per player.
+        tables = range(1, max(by_table, default=0) + 1) if empty else sorted(by_table)
+        for table in tables:
             at = by_table.get(table)
             if at is None:
                 lines.append(f"{_field(str(table))},{_field(EMPTY_TABLE)},{_field('-1')}")
@@ -87,4 +129,4 @@ def sigles_lines(results: Sequence[ResultLine], *, key: str = "table") -> bytes:
     return "".join(line + "\n" for line in lines).encode("latin-1")
 
 
-__all__ = ["EMPTY_TABLE", "KEYS", "ResultLine", "sigles_lines"]
+__all__ = ["EMPTY_TABLE", "KEYS", "MAX_LINES", "ResultLine", "sigles_lines"]

@@ -7,22 +7,35 @@ table gets the next number after the highest), and per published round the rack,
 player's move, warning, reference penalty and solo, the top put on the board. A slip's move is
 the placement its ruling credited (re-read by the round's judge, so a blank re-marked or a
 reference corrected by the 2016 rule is written as it stands on the board); a slip that earned
-nothing is written as Eliot's ``invalid``, as typed; no slip, ``none``. Warning penalties are
-not written: Eliot computes them from its own settings, as the standings here do from the
-event's. A round in play ends the file as an open turn, a finished game with its leftover.
-What Eliot cannot say: the average a director gave for a second zero (rule 10).
+nothing is written as Eliot's ``invalid``, as typed; no slip, ``none``. Words are Eliot's: the
+tiles already on the board in upper case (Eliot refuses a file otherwise). A round in play
+ends the file as an open turn, a finished game with its leftover.
+
+Totals: Eliot counts each valid move's score (it scores the move again), the solos, the
+penalties, and 5 points for each warning beyond the third (its settings' defaults,
+``arbitration.warnings-limit`` and ``penalty-value``, which no file holds). Where this event's
+policy charges more for a warning, the difference is written as a penalty in that round; what
+Eliot cannot count (an average given for a second zero, points a director set that are not
+the move's score, a warning charged less than Eliot charges it) is said per player and round,
+in the file (XML comments) and on the downloads page (``eliot_export``).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
+
+from django.utils import translation
+from django.utils.translation import gettext
 
 from arbiter.rules import PLACED_CODES, RoundJudge
 from arbiter.selectors.standings import Standings, standings_event, standings_game
 from arbiter.services.rulings import judge_for, slip_of
-from arbiter.state import lexicon_for, round_record
+from arbiter.state import round_record
 from engine.board import Layout
 from engine.eliot import (
+    ELIOT_PENALTY_VALUE,
+    ELIOT_WARNINGS_LIMIT,
     Dictionary,
     EliotEvent,
     EliotGame,
@@ -30,6 +43,7 @@ from engine.eliot import (
     EliotPlayer,
     EliotTurn,
     Rack,
+    eliot_word,
     eliot_write,
 )
 from engine.errors import EngineError
@@ -40,6 +54,7 @@ from engine.validate import move_from_tiles
 from tournament.errors import ApplicationError
 from tournament.models import Event, Game, Player, Round, Ruling
 from tournament.sigles import ResultLine, sigles_lines
+from tournament.vocabulary import ruling_total
 
 
 def eliot_players(event: Event) -> list[tuple[Player, int]]:
@@ -59,34 +74,151 @@ def eliot_players(event: Event) -> list[tuple[Player, int]]:
     return result
 
 
-def eliot_game_of(game: Game) -> EliotGame:
-    """The game as an Eliot arbitration game."""
-    event = game.event
-    tiles = TileSet.load(game.tile_set)
-    players = eliot_players(event)
-    index = {p.pk: i for i, (p, _) in enumerate(players)}
+@dataclass(frozen=True)
+class EliotGap:
+    """A player whose total Eliot cannot count as this game does: the total here, Eliot's,
+    and per round why (in the language of the request or of ``eliot_export``'s caller)."""
+
+    name: str
+    table: int
+    here: int
+    eliot: int
+    rounds: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True)
+class EliotExport:
+    game: EliotGame
+    gaps: tuple[EliotGap, ...]
+
+
+def _why(ruling: Ruling, here: int, eliot: int) -> str:
+    if ruling.averaged:
+        return gettext(
+            "a second zero given the round's average, %(points)d points: Eliot's file has no "
+            "place for it (Eliot counts %(eliot)d)"
+        ) % {"points": ruling.points, "eliot": eliot}
+    return gettext(
+        "%(here)d here, %(eliot)d in Eliot (points set by the director that are not the "
+        "move's score, or a warning this event charges less than Eliot's %(value)d points "
+        "beyond the third)"
+    ) % {"here": here, "eliot": eliot, "value": ELIOT_PENALTY_VALUE}
+
+
+@dataclass(frozen=True)
+class _Counted:
+    """One ruling as Eliot's file holds it: the warning's penalty Eliot charges by itself, the
+    penalty written (the reference penalty and what this event charges more for a warning),
+    and the ruling's total here and in Eliot."""
+
+    charged: int
+    penalty: int
+    here: int
+    eliot: int
+
+
+def _counted(ruling: Ruling, warnings_before: int) -> _Counted:
+    """``ruling`` as Eliot counts it, the player having had ``warnings_before`` warnings in the
+    game before it. Eliot scores a valid move itself (the placement's score, ``move_score``),
+    adds solos and penalties, and charges each warning beyond the third."""
+    charged = 0
+    if ruling.warning and warnings_before + 1 > ELIOT_WARNINGS_LIMIT:
+        charged = ELIOT_PENALTY_VALUE
+    extra = max(0, ruling.warning_penalty - charged)
+    placed = ruling.code in PLACED_CODES and ruling.submission_id is not None
+    move = (ruling.move_score or 0) if placed else 0
+    here = ruling_total(
+        points=ruling.points,
+        solo=ruling.solo,
+        penalty=ruling.penalty,
+        warning_penalty=ruling.warning_penalty,
+    )
+    eliot = move + ruling.solo - ruling.penalty - extra - charged
+    return _Counted(charged, ruling.penalty + extra, here, eliot)
+
+
+@dataclass(frozen=True)
+class _Sources:
+    players: list[tuple[Player, int]]
+    rounds: list[Round]
+    rulings: dict[int, dict[int, Ruling]]
+
+
+def _sources(game: Game) -> _Sources:
     rounds = list(game.rounds.filter(status=Round.Status.PUBLISHED).order_by("number"))
     rulings: dict[int, dict[int, Ruling]] = defaultdict(dict)
     for ruling in Ruling.objects.filter(round__in=rounds).select_related("submission"):
         rulings[ruling.round_id][ruling.player_id] = ruling
+    return _Sources(eliot_players(game.event), rounds, rulings)
+
+
+def _gaps(sources: _Sources) -> tuple[EliotGap, ...]:
+    gaps = []
+    for player, table in sources.players:
+        warned = 0
+        here = eliot = 0
+        why: list[tuple[int, str]] = []
+        for r in sources.rounds:
+            mine = sources.rulings[r.pk].get(player.pk)
+            if mine is None:
+                continue
+            counted = _counted(mine, warned)
+            warned += int(mine.warning)
+            here += counted.here
+            eliot += counted.eliot
+            if counted.here != counted.eliot:
+                why.append((r.number, _why(mine, counted.here, counted.eliot)))
+        if why:
+            gaps.append(EliotGap(player.name, table, here, eliot, tuple(why)))
+    return tuple(gaps)
+
+
+def eliot_gaps(game: Game) -> tuple[EliotGap, ...]:
+    """The players whose total Eliot cannot count as this game does, and why, round by round
+    (from the rulings alone: what the downloads page shows)."""
+    return _gaps(_sources(game))
+
+
+def eliot_export(game: Game) -> EliotExport:
+    """The game as an Eliot arbitration game, and the players whose total Eliot cannot count
+    as this game does (``EliotGap``: said in the file and on the page)."""
+    tiles = TileSet.load(game.tile_set)
+    sources = _sources(game)
+    players, rounds, rulings = sources.players, sources.rounds, sources.rulings
     try:
         placed = placements([round_record(r) for r in rounds], Layout.load(game.board_layout))
     except EngineError as exc:
-        raise ApplicationError(f"Game {game.number}: the rounds do not replay: {exc}") from None
+        raise ApplicationError(
+            gettext("Game %(number)d: the rounds do not replay: %(error)s")
+            % {"number": game.number, "error": exc}
+        ) from None
     turns = []
     kept: str | None = None
+    warned = [0] * len(players)  # warnings so far, as Eliot counts them
     for r, placement in zip(rounds, placed, strict=True):
         moves: list[EliotMove] = []
         events: list[EliotEvent] = []
         judge = None
-        for player, _ in players:
+        for i, (player, _) in enumerate(players):
             mine = rulings[r.pk].get(player.pk)
             if mine is not None and mine.code in PLACED_CODES and judge is None:
                 judge = judge_for(r)
-            move, given = _eliot_move(judge, mine)
-            moves.append(move)
-            events += [EliotEvent(e.kind, index[player.pk], e.points) for e in given]
-        top = EliotMove.valid(r.played_word, r.played_ref, r.played_score or 0)
+            moves.append(_eliot_move(judge, mine))
+            if mine is None:
+                continue
+            counted = _counted(mine, warned[i])
+            if mine.warning:
+                events.append(EliotEvent("Warning", i))
+                warned[i] += 1
+            if counted.penalty:
+                events.append(EliotEvent("Penalty", i, -counted.penalty))
+            if mine.solo:
+                events.append(EliotEvent("Solo", i, mine.solo))
+        top_word = "".join(
+            ch.upper() if dot == "." else ch
+            for ch, dot in zip(r.played_word, placement.dotted, strict=True)
+        )
+        top = EliotMove.valid(top_word, r.played_ref, r.played_score or 0)
         turns.append(
             EliotTurn(
                 rack=_rack(r, kept),
@@ -95,7 +227,7 @@ def eliot_game_of(game: Game) -> EliotGame:
                 top=top,
                 masters=(top,),
                 kept=kept,
-                rejected=tuple(r.rejected),
+                rejected=tuple(rack for rack in r.rejected if rack != "-"),
             )
         )
         kept = placement.leave
@@ -110,68 +242,94 @@ def eliot_game_of(game: Game) -> EliotGame:
                 rack=_rack(current, kept),
                 moves=tuple(EliotMove.none() for _ in players),
                 kept=kept,
-                rejected=tuple(current.rejected),
+                rejected=tuple(rack for rack in current.rejected if rack != "-"),
             )
         )
     elif game.status == Game.Status.FINISHED and turns:
         turns.append(EliotTurn(rack=None, moves=(), kept=kept))
-    return EliotGame(
+    written = EliotGame(
+        # No WordNb: Eliot checks it against the dictionary it loaded, and one list has
+        # several builds (ENABLE: 168,548 words of 2-15 letters, 172,820 in all).
         dictionary=Dictionary(
-            name=game.lexicon,
-            type="dawg",
-            letters=" ".join([*tiles.letters, "?"]),
-            words=lexicon_for(game.lexicon).words,
+            name=game.lexicon, type="dawg", letters=" ".join([*tiles.letters, "?"])
         ),
         mode="arbitration",
         players=tuple(EliotPlayer(p.name, table) for p, table in players),
         turns=tuple(turns),
     )
+    return EliotExport(written, _gaps(sources))
+
+
+def eliot_game_of(game: Game) -> EliotGame:
+    """The game as an Eliot arbitration game."""
+    return eliot_export(game).game
 
 
 def _rack(round: Round, kept: str | None) -> Rack:
     """The round's rack as Eliot writes it; ``-`` when the leftover of the round before was put
-    back (a rack refused) and the rack drawn afresh."""
+    back (a rack refused) and the rack drawn afresh; the leftover alone when nothing was drawn
+    (the bag empty: Eliot then writes no rack)."""
     notation = rack_notation(round.rack, round.leftover)
     leftover, _, drawn = notation.partition("+")
     reset = bool(kept) and not round.leftover
+    if round.leftover and not drawn:
+        return Rack(kept=round.leftover, drawn="")
     if not drawn:
         return Rack(kept="", drawn=leftover, reset=reset)
     return Rack(kept=leftover, drawn=drawn, reset=reset)
 
 
-def _eliot_move(
-    judge: RoundJudge | None, ruling: Ruling | None
-) -> tuple[EliotMove, list[EliotEvent]]:
-    """A player's ``PlayerMove`` and the events of their ruling (the player id is set by the
-    caller)."""
+def _eliot_move(judge: RoundJudge | None, ruling: Ruling | None) -> EliotMove:
+    """A player's ``PlayerMove``: the placement the ruling credited, as Eliot writes it; the
+    slip as typed when it earned nothing; ``none`` without a slip."""
     if ruling is None or ruling.submission is None:
-        return EliotMove.none(), []
+        return EliotMove.none()
     slip = ruling.submission
-    move = EliotMove.invalid(slip.word, slip.ref)
     if ruling.code in PLACED_CODES and judge is not None:
         ruled = judge.rule(slip_of(slip))
         if ruled.code in PLACED_CODES and ruled.placed:
             placed = move_from_tiles(judge.board, list(ruled.placed))
-            move = EliotMove.valid(placed.word, placed.ref, ruling.points)
-    events = []
-    if ruling.warning:
-        events.append(EliotEvent("Warning", -1))
-    if ruling.penalty:
-        events.append(EliotEvent("Penalty", -1, -ruling.penalty))
-    if ruling.solo:
-        events.append(EliotEvent("Solo", -1, ruling.solo))
-    return move, events
+            return EliotMove.valid(
+                eliot_word(judge.board, placed), placed.ref, ruled.move_score or 0
+            )
+    return EliotMove.invalid(slip.word, slip.ref)
+
+
+def eliot_notes(export: EliotExport) -> list[str]:
+    """What the file cannot hold, one sentence per player, for its XML comments."""
+    notes = [
+        gettext(
+            "Eliot counts warnings from its own settings; this file assumes its defaults, "
+            "%(free)d warnings free and %(value)d points for each one beyond."
+        )
+        % {"free": ELIOT_WARNINGS_LIMIT, "value": ELIOT_PENALTY_VALUE}
+    ]
+    for gap in export.gaps:
+        notes.append(
+            gettext("%(name)s (table %(table)d): %(here)d here, %(eliot)d in Eliot: %(why)s.")
+            % {
+                "name": gap.name,
+                "table": gap.table,
+                "here": gap.here,
+                "eliot": gap.eliot,
+                "why": "; ".join(
+                    gettext("round %(round)d, %(why)s") % {"round": n, "why": why}
+                    for n, why in gap.rounds
+                )
+                or gettext("the totals differ"),
+            }
+        )
+    return notes
 
 
 def eliot_bytes(game: Game) -> bytes:
-    """The game's Eliot save file, its statistics counted with the event's warning policy."""
+    """The game's Eliot save file, its statistics as Eliot counts them; what it cannot hold
+    said in XML comments, in the event's language."""
     event = game.event
-    return eliot_write(
-        eliot_game_of(game),
-        warnings_free=event.warnings_free,
-        warning_penalty=event.warning_penalty,
-        comment=f"{event.name}, game {game.number}",
-    )
+    with translation.override(event.language):
+        export = eliot_export(game)
+        notes = eliot_notes(export)
+    return eliot_write(export.game, comment=f"{event.name}, game {game.number}", notes=notes)
 
 
 def gcg_text(game: Game) -> str:
@@ -194,6 +352,7 @@ def gcg_text(game: Game) -> str:
         return gcg_write(
             [round_record(r) for r in rounds],
             layout=Layout.load(game.board_layout),
+            tiles=game.tile_set,
             title=f"{game.event.name}, game {game.number}",
             lexicon=game.lexicon,
             notes=notes,
@@ -215,9 +374,12 @@ def _results(standings: Standings, tables: dict[int, int]) -> list[ResultLine]:
     ]
 
 
-def sigles_bytes(*, event: Event, game: Game | None = None, key: str = "table") -> bytes:
+def sigles_bytes(
+    *, event: Event, game: Game | None = None, key: str = "table", empty: bool = True
+) -> bytes:
     """The results of a game (or of the whole event) as SIGLES reads them: by table as Eliot's
-    exporter writes them (the tables of ``eliot_players``), or by licence number."""
+    exporter writes them (the tables of ``eliot_players``; ``empty``: a line for each table
+    nobody sits at, as the script writes by default), or by licence number."""
     standings = standings_game(game=game) if game is not None else standings_event(event=event)
     tables = {p.pk: table for p, table in eliot_players(event)}
-    return sigles_lines(_results(standings, tables), key=key)
+    return sigles_lines(_results(standings, tables), key=key, empty=empty)

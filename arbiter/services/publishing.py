@@ -67,11 +67,19 @@ def round_publish(*, round: Round, actor: Actor, now: datetime | None = None) ->
     )
     if not round.played_word:
         game_finish(game, f"no move is possible with the rack {round.rack}", actor)
-    else:
+    elif round.number >= _planned(game):  # a pre-drawn game plays its rounds, all of them
         reason = engine_game(game).exhausted()
         if reason is not None:
             game_finish(game, reason, actor)
     return round
+
+
+def _planned(game: Game) -> int:
+    """How many rounds a pre-drawn game plays (its racks are the game: Eliot's may go on where
+    no rack can meet the minimum any more); 0 for a game drawn here."""
+    if game.source != Game.Source.PREDRAWN:
+        return 0
+    return len((game.predrawn or {}).get("rounds", []))
 
 
 @transaction.atomic

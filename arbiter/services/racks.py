@@ -17,6 +17,7 @@ from arbiter.services.common import (
 from arbiter.state import engine_game, lexicon_require_ready
 from engine.errors import EngineError, RackError, RackRejected
 from engine.game import DuplicateGame
+from engine.replay import draw_planned
 from engine.tiles import TileSet
 from tournament.errors import ApplicationError
 from tournament.models import Game, Round
@@ -140,8 +141,12 @@ def _predrawn_round(game: Game, state: DuplicateGame, number: int, actor: Actor)
         return None
     planned = rounds[number - 1]
     try:
-        _offer_rejected(state, planned.get("rejected", []))
-        rack = state.offer_rack(planned["rack"])
+        rack = draw_planned(
+            state,
+            rack=planned["rack"],
+            leftover=planned.get("leftover", ""),
+            rejected=planned.get("rejected", []),
+        )
     except (EngineError, KeyError) as exc:
         raise ApplicationError(
             gettext("Round %(number)s of the pre-drawn game cannot be drawn here: %(exc)s")

@@ -1,5 +1,6 @@
-"""Simultaneous events, the arbitration's side: a whole game drawn in advance for the rooms, and
-a remote room's results file imported (``room_results_import``).
+"""Simultaneous events, the remote rooms' side: a room's results file imported
+(``room_results_import``). The file is read by ``arbiter.services.room_files`` (bounded, every
+field checked); the whole game the rooms play is drawn by ``arbiter.services.simultaneous``.
 
 The file is the one ``arbiter.selectors.rooms.room_results`` writes on the installation where
 the room played (docs/interchange.md, "Room results"). Its rounds must be the simultaneous's
@@ -14,8 +15,6 @@ adds its new rounds and corrects the rulings that changed.
 from __future__ import annotations
 
 import hashlib
-import json
-import secrets
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
@@ -24,62 +23,29 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 
 from arbiter.services.common import Actor
-from arbiter.state import lexicon_for, lexicon_require_ready
+from arbiter.services.room_files import (
+    MAX_BYTES,
+    MAX_PROBLEMS,
+    ROOM_RESULTS_FORMAT,
+    ROOM_RESULTS_VERSION,
+    FilePlayer,
+    FileRound,
+    FileRuling,
+    RoomResultsError,
+    listed,
+    room_results_read,
+)
 from engine.board import Board, Layout
-from engine.game import autoplay
 from engine.move import Move
-from engine.tiles import TileSet, sort_tiles
-from tournament.categories import AGE_CATEGORIES
+from engine.tiles import sort_tiles
 from tournament.errors import ApplicationError
 from tournament.models import Event, Game, Player, Round, Ruling, Submission
 from tournament.services.audit import audit_record
 from tournament.services.closing import event_require_open
-from tournament.services.games import game_create
 from tournament.vocabulary import RulingCode
-
-_CODES = frozenset(c.value for c in RulingCode)
-ROOM_RESULTS_FORMAT = "duplicate-room-results"
-ROOM_RESULTS_VERSION = 1
-MAX_BYTES = 40 * 1024 * 1024  # about 300 bytes a ruling: 1,000 players x 5 games of 20 rounds
-
-
-@transaction.atomic
-def game_draw_whole(*, event: Event, actor: Actor, seed: int | None = None) -> Game:
-    """The whole game drawn now, every rack and top (the engine's ``game``), as a pre-drawn
-    game of ``event``: what the rooms of a simultaneous event play."""
-    lexicon_require_ready(event.lexicon)
-    seed = secrets.randbelow(2**32) if seed is None else seed
-    if not 0 <= seed < 2**32:
-        raise ApplicationError(gettext("A seed is a whole number from 0 to 4294967295."))
-    played = autoplay(
-        seed=seed,
-        tiles=TileSet.load(event.tile_set),
-        lexicon=lexicon_for(event.lexicon),
-        layout=Layout.load(event.board_layout),
-    )
-    document: dict[str, Any] = dict(played.to_document())
-    return game_create(
-        event=event, actor=actor, source=Game.Source.PREDRAWN, seed=seed, predrawn=document
-    )
-
-
-class RoomResultsError(ApplicationError):
-    """The file was refused; ``data["errors"]`` lists every problem or conflict."""
-
-    def __init__(self, code: str, errors: list[str]) -> None:
-        super().__init__(
-            ngettext(
-                "Nothing imported: %(count)d problem.",
-                "Nothing imported: %(count)d problems.",
-                len(errors),
-            )
-            % {"count": len(errors)},
-            data={"code": code, "errors": errors},
-        )
-        self.errors = errors
 
 
 @dataclass
@@ -108,228 +74,10 @@ def _fold(text: str) -> str:
     return " ".join(plain.casefold().split())
 
 
-# -- reading the file -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _FileRound:
-    game: int
-    number: int
-    rack: str
-    ref: str
-    word: str
-    score: int
-
-
-@dataclass(frozen=True)
-class _FileRuling:
-    game: int
-    round: int
-    code: str
-    word: str
-    ref: str
-    announced: int | None
-    move_score: int | None
-    points: int
-    warning: bool
-    penalty: int
-    warning_penalty: int
-    solo: int
-    found_top: bool
-    rank: int | None
-    averaged: bool
-    reason: str
-
-
-@dataclass(frozen=True)
-class _FilePlayer:
-    line: int  # the player's position in the file, from 1
-    name: str
-    club: str
-    licence: str
-    category: str
-    series: int | None
-    age_category: str
-    table: int | None
-    rulings: tuple[_FileRuling, ...]
-
-    def label(self) -> str:
-        licence = f", licence {self.licence}" if self.licence else ""
-        club = f" ({self.club})" if self.club else ""
-        return f"#{self.line} {self.name}{club}{licence}"
-
-
-class _Reader:
-    """The file's parts, each checked; every problem is kept to be listed together."""
-
-    def __init__(self) -> None:
-        self.problems: list[str] = []
-
-    def _int(self, value: Any, where: str, *, optional: bool = False) -> int | None:
-        if value is None and optional:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            self.problems.append(
-                gettext("%(where)s: a whole number of 0 or more, not %(value)s.")
-                % {"where": where, "value": json.dumps(value)}
-            )
-            return None
-        return int(value)
-
-    def _text(self, value: Any, where: str, *, limit: int) -> str:
-        if value is None:
-            return ""
-        if not isinstance(value, str) or len(value) > limit:
-            self.problems.append(
-                gettext("%(where)s: a text of at most %(limit)d characters.")
-                % {"where": where, "limit": limit}
-            )
-            return ""
-        return value.strip()
-
-    def rounds(self, games: Any) -> list[_FileRound]:
-        if not isinstance(games, list):
-            self.problems.append(gettext('"games": a list of the room\'s games.'))
-            return []
-        rounds = []
-        for g in games:
-            number = self._int(g.get("number") if isinstance(g, dict) else None, '"games"')
-            played = g.get("rounds") if isinstance(g, dict) else None
-            if number is None or not isinstance(played, list):
-                self.problems.append(gettext('Each game is {"number": N, "rounds": [...]}.'))
-                continue
-            for i, r in enumerate(played, start=1):
-                where = gettext("game %(game)d, round %(round)d") % {"game": number, "round": i}
-                if not isinstance(r, dict) or r.get("number") != i:
-                    self.problems.append(
-                        gettext("%(where)s: the rounds are numbered 1, 2, 3... in order.")
-                        % {"where": where}
-                    )
-                    break
-                score = self._int(r.get("score"), where)
-                rounds.append(
-                    _FileRound(
-                        number,
-                        i,
-                        self._text(r.get("rack"), where, limit=7),
-                        self._text(r.get("ref"), where, limit=4),
-                        self._text(r.get("word"), where, limit=15),
-                        score or 0,
-                    )
-                )
-        return rounds
-
-    def ruling(self, data: Any, where: str) -> _FileRuling | None:
-        if not isinstance(data, dict):
-            self.problems.append(gettext("%(where)s: a ruling is an object.") % {"where": where})
-            return None
-        code = data.get("code")
-        if not isinstance(code, str) or code not in _CODES:
-            self.problems.append(
-                gettext("%(where)s: unknown ruling code %(code)s.")
-                % {"where": where, "code": json.dumps(code)}
-            )
-            return None
-        game = self._int(data.get("game"), where)
-        number = self._int(data.get("round"), where)
-        if game is None or number is None:
-            return None
-        rank = self._int(data.get("rank"), where, optional=True)
-        return _FileRuling(
-            game=game,
-            round=number,
-            code=code,
-            word=self._text(data.get("word"), where, limit=15),
-            ref=self._text(data.get("ref"), where, limit=4),
-            announced=self._int(data.get("announced"), where, optional=True),
-            move_score=self._int(data.get("move_score"), where, optional=True),
-            points=self._int(data.get("points", 0), where) or 0,
-            warning=bool(data.get("warning")),
-            penalty=self._int(data.get("penalty", 0), where) or 0,
-            warning_penalty=self._int(data.get("warning_penalty", 0), where) or 0,
-            solo=self._int(data.get("solo", 0), where) or 0,
-            found_top=bool(data.get("found_top")),
-            rank=rank or None,
-            averaged=bool(data.get("averaged")),
-            reason=self._text(data.get("reason"), where, limit=2000),
-        )
-
-    def players(self, players: Any) -> list[_FilePlayer]:
-        if not isinstance(players, list):
-            self.problems.append(gettext('"players": a list of the room\'s players.'))
-            return []
-        read = []
-        for line, p in enumerate(players, start=1):
-            where = gettext("player #%(line)d") % {"line": line}
-            if not isinstance(p, dict) or not isinstance(p.get("name"), str) or not p["name"]:
-                self.problems.append(
-                    gettext("%(where)s: a player needs a name.") % {"where": where}
-                )
-                continue
-            rulings = p.get("rulings", [])
-            if not isinstance(rulings, list):
-                self.problems.append(gettext('%(where)s: "rulings" is a list.') % {"where": where})
-                continue
-            series = self._int(p.get("series"), where, optional=True)
-            age_category = self._text(p.get("age_category"), where, limit=16)
-            if age_category and age_category not in AGE_CATEGORIES:
-                self.problems.append(
-                    gettext("%(where)s: unknown age category %(value)s.")
-                    % {"where": where, "value": json.dumps(age_category)}
-                )
-            read.append(
-                _FilePlayer(
-                    line=line,
-                    name=self._text(p["name"], where, limit=120),
-                    club=self._text(p.get("club"), where, limit=120),
-                    licence=self._text(p.get("licence"), where, limit=40),
-                    category=self._text(p.get("category"), where, limit=40),
-                    series=series,
-                    age_category=age_category,
-                    table=self._int(p.get("table"), where, optional=True) or None,
-                    rulings=tuple(
-                        r for r in (self.ruling(d, where) for d in rulings) if r is not None
-                    ),
-                )
-            )
-        return read
-
-
-def room_results_read(raw: bytes) -> dict[str, Any]:
-    """The file's JSON document, or a clear refusal."""
-    if len(raw) > MAX_BYTES:
-        raise RoomResultsError(
-            "bad_file",
-            [gettext("The file is over %(mb)d MB.") % {"mb": MAX_BYTES // (1024 * 1024)}],
-        )
-    try:
-        document = json.loads(raw.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise RoomResultsError(
-            "bad_file", [gettext("Not a JSON file: %(exc)s.") % {"exc": exc}]
-        ) from None
-    if (
-        not isinstance(document, dict)
-        or document.get("format") != ROOM_RESULTS_FORMAT
-        or document.get("version") != ROOM_RESULTS_VERSION
-    ):
-        raise RoomResultsError(
-            "bad_file",
-            [
-                gettext(
-                    'Not a room results file: it starts {"format": "%(format)s", "version": '
-                    "%(version)d} (the file a room's event page exports)."
-                )
-                % {"format": ROOM_RESULTS_FORMAT, "version": ROOM_RESULTS_VERSION}
-            ],
-        )
-    return document
-
-
 # -- checking the file against the simultaneous ---------------------------------------------
 
 
-def _rounds_checked(room: Event, rounds: list[_FileRound], problems: list[str]) -> None:
+def _rounds_checked(room: Event, rounds: list[FileRound], problems: list[str]) -> None:
     """Each round of the file is the simultaneous's round of that number, and the file holds
     at least the rounds already imported."""
     games = {g.number: g for g in room.games.all()}
@@ -382,7 +130,7 @@ def _rounds_checked(room: Event, rounds: list[_FileRound], problems: list[str]) 
 
 
 def _players_matched(
-    room: Event, players: list[_FilePlayer], conflicts: list[str]
+    room: Event, players: list[FilePlayer], conflicts: list[str]
 ) -> dict[int, Player | None]:
     """{file line: the room's player, or None for a new one}; each ambiguity in ``conflicts``."""
     own = list(room.players.all())
@@ -450,10 +198,12 @@ def _other_rooms(room: Event) -> list[int]:
 
 
 def _rulings_checked(
-    players: list[_FilePlayer], rounds: list[_FileRound], problems: list[str]
+    players: list[FilePlayer], rounds: list[FileRound], problems: list[str]
 ) -> None:
     known = {(r.game, r.number) for r in rounds}
     for fp in players:
+        if len(problems) > MAX_PROBLEMS:
+            return  # enough said: ``listed`` says there are more
         seen: set[tuple[int, int]] = set()
         for r in fp.rulings:
             key = (r.game, r.round)
@@ -497,19 +247,16 @@ def room_results_import(*, room: Event, raw: bytes, actor: Actor) -> RoomImport:
             % {"event": room.name}
         )
     event_require_open(room)
-    document = room_results_read(raw)
-    reader = _Reader()
-    rounds = reader.rounds(document.get("games"))
-    players = reader.players(document.get("players"))
-    problems = reader.problems
+    read = room_results_read(raw)
+    rounds, players, problems = read.rounds, read.players, read.problems
     _rounds_checked(room, rounds, problems)
     _rulings_checked(players, rounds, problems)
     if problems:
-        raise RoomResultsError("bad_file", problems)
+        raise RoomResultsError("bad_file", listed(problems))
     conflicts: list[str] = []
     matched = _players_matched(room, players, conflicts)
     if conflicts:
-        raise RoomResultsError("player_conflicts", conflicts)
+        raise RoomResultsError("player_conflicts", listed(conflicts))
     now = timezone.now()
     report = RoomImport()
     round_of = _rounds_stored(room, rounds, report, now)
@@ -539,7 +286,7 @@ def room_results_import(*, room: Event, raw: bytes, actor: Actor) -> RoomImport:
 
 
 def _rounds_stored(
-    room: Event, rounds: list[_FileRound], report: RoomImport, now: Any
+    room: Event, rounds: list[FileRound], report: RoomImport, now: Any
 ) -> dict[tuple[int, int], Round]:
     """The file's rounds as the room's published rounds (those not there yet are added, and
     the game's board follows)."""
@@ -590,7 +337,7 @@ def _board_follows(game: Game, published: list[Round], planned: int) -> None:
 
 
 def _players_stored(
-    room: Event, players: list[_FilePlayer], matched: dict[int, Player | None], report: RoomImport
+    room: Event, players: list[FilePlayer], matched: dict[int, Player | None], report: RoomImport
 ) -> dict[int, Player]:
     """{file line: the room's player}: the matched ones (a licence the room lacked is filled
     in), the others added (at their table when it is free)."""
@@ -647,71 +394,93 @@ RULING_FIELDS = (
 _STORED = ("code", *RULING_FIELDS)
 
 
+_CHUNK = 2_000  # rulings stored at a time: memory follows the chunk, not the file
+
+
 def _rulings_stored(
-    rulings: list[tuple[Round, Player, _FileRuling]], report: RoomImport, now: Any
+    rulings: list[tuple[Round, Player, FileRuling]], report: RoomImport, now: Any
 ) -> None:
     """The file's rulings, each unless the same one is there already (its slip too); a ruling
-    that differs replaces the old one and its slip."""
+    that differs replaces the old one and its slip. Stored a chunk at a time, and the rulings
+    already there compared as plain values, so that a file of 300,000 rulings holds no
+    300,000 model objects at once."""
     rounds = {r.pk for r, _, _ in rulings}
     old = {
-        (r.round_id, r.player_id): r
-        for r in Ruling.objects.filter(round_id__in=rounds).select_related("submission")
+        (row[0], row[1]): (row[2], row[3:])
+        for row in Ruling.objects.filter(round_id__in=rounds).values_list(
+            "round_id", "player_id", "pk", *_COMPARED
+        )
     }
-    fresh: list[tuple[Round, Player, _FileRuling]] = []
+    fresh: list[tuple[Round, Player, FileRuling]] = []
     replaced: list[int] = []
     for round, player, fr in rulings:
         before = old.get((round.pk, player.pk))
         if before is None:
             report.rulings_added += 1
-        elif _same(before, fr):
+        elif before[1] == _compared(fr):
             report.rulings_unchanged += 1
             continue
         else:
             report.rulings_changed += 1
-            replaced.append(before.pk)
+            replaced.append(before[0])
         fresh.append((round, player, fr))
+    del old
     if replaced:
         gone = Ruling.objects.filter(pk__in=replaced)
         keys = list(gone.values_list("round_id", "player_id"))
         gone.delete()
         for round_id, player_id in keys:
             Submission.objects.filter(round_id=round_id, player_id=player_id).delete()
-    slips = Submission.objects.bulk_create(
-        [
-            Submission(
-                round=round,
-                player=player,
-                word=fr.word,
-                ref=fr.ref,
-                announced_score=fr.announced,
-                received_at=now,
-                source=Submission.Source.ROOM_FILE,
-            )
-            for round, player, fr in fresh
-            if fr.word
-        ],
-        batch_size=500,
-    )
-    slip_of = {(s.round_id, s.player_id): s for s in slips}
-    Ruling.objects.bulk_create(
-        [
-            Ruling(
-                round=round,
-                player=player,
-                submission=slip_of.get((round.pk, player.pk)),
-                ruled_at=now,
-                **{f: getattr(fr, f) for f in _STORED},
-            )
-            for round, player, fr in fresh
-        ],
-        batch_size=500,
-    )
+    for start in range(0, len(fresh), _CHUNK):
+        chunk = fresh[start : start + _CHUNK]
+        slips = Submission.objects.bulk_create(
+            [
+                Submission(
+                    round=round,
+                    player=player,
+                    word=fr.word,
+                    ref=fr.ref,
+                    announced_score=fr.announced,
+                    received_at=now,
+                    source=Submission.Source.ROOM_FILE,
+                )
+                for round, player, fr in chunk
+                if fr.word
+            ],
+            batch_size=500,
+        )
+        slip_of = {(s.round_id, s.player_id): s for s in slips}
+        Ruling.objects.bulk_create(
+            [
+                Ruling(
+                    round=round,
+                    player=player,
+                    submission=slip_of.get((round.pk, player.pk)),
+                    ruled_at=now,
+                    **{f: getattr(fr, f) for f in _STORED},
+                )
+                for round, player, fr in chunk
+            ],
+            batch_size=500,
+        )
 
 
-def _same(ruling: Ruling, fr: _FileRuling) -> bool:
-    slip = ruling.submission
-    same_slip = (slip is None and not fr.word) or (
-        slip is not None
-        and (slip.word, slip.ref, slip.announced_score) == (fr.word, fr.ref, fr.announced)
-    )
-    return same_slip and all(getattr(ruling, f) == getattr(fr, f) for f in _STORED)
+# A ruling as the file says it, and as stored: its slip's word, ref and announced score (empty
+# and None without a slip), then its own fields.
+_COMPARED = ("submission__word", "submission__ref", "submission__announced_score", *_STORED)
+
+
+def _compared(fr: FileRuling) -> tuple[Any, ...]:
+    slip = (fr.word, fr.ref, fr.announced) if fr.word else (None, None, None)
+    return (*slip, *(getattr(fr, f) for f in _STORED))
+
+
+__all__ = [
+    "MAX_BYTES",
+    "ROOM_RESULTS_FORMAT",
+    "ROOM_RESULTS_VERSION",
+    "RULING_FIELDS",
+    "RoomImport",
+    "RoomResultsError",
+    "room_results_import",
+]

@@ -13,7 +13,8 @@ import pytest
 from django.db import connection
 
 from arbiter.selectors.rooms import room_results
-from arbiter.services.rooms import RoomImport, game_draw_whole, room_results_import
+from arbiter.services.rooms import RoomImport, room_results_import
+from arbiter.services.simultaneous import game_draw_whole
 from tests.arbiter.test_rooms import people, play
 from tests.atomicity import AuditDown, audit_fails, database_snapshot
 from tests.factories import EventFactory

@@ -178,7 +178,9 @@ def test_a_doctype_is_refused_so_no_entity_can_expand() -> None:
 
 def test_a_huge_file_is_refused_before_it_is_parsed() -> None:
     content = hand() + b" " * MAX_BYTES
-    assert problems_of(content) == ["the file is larger than 2 MB"]
+    assert problems_of(content) == [
+        f"the file is over 2 MB ({len(content):,} bytes): at most 2 MB are read"
+    ]
 
 
 def test_a_rack_with_a_tile_not_in_the_set_is_refused_with_its_line() -> None:
@@ -214,7 +216,16 @@ def test_statistics_that_disagree_with_the_turns_are_refused() -> None:
 @pytest.mark.parametrize(
     ("old", "new", "expected"),
     [
-        (b"<Mode>arbitration</Mode>", b"<Mode>freegame</Mode>", "only duplicate and arbitration"),
+        (
+            b"<Mode>arbitration</Mode>",
+            b"<Mode>freegame</Mode>",
+            "this is a freegame game of Eliot, with no rounds of a duplicate game",
+        ),
+        (
+            b"<Mode>arbitration</Mode>",
+            b"<Mode>training</Mode>",
+            "save a duplicate or arbitration game in Eliot to import it",
+        ),
         (b"<Mode>arbitration</Mode>", b"<Mode>chess</Mode>", "mode 'chess' is not one of"),
         (
             b"<Mode>arbitration</Mode>",
@@ -264,12 +275,7 @@ def test_statistics_that_disagree_with_the_turns_are_refused() -> None:
             b"",
             "turn 1 has no <GameMove>",
         ),
-        (
-            b'<PlayerMove playerId="1" points="22" type="valid" word="MODEL" coord="H4" />\n',
-            b"",
-            "no <PlayerMove> for player 1",
-        ),
-        (b"<Name>Bob</Name>", b"<Name> </Name>", "the player has no name"),
+        (b'<PlayerMove playerId="1"', b'<PlayerMove playerId="1" playerId="1"', "duplicate"),
     ],
 )
 def test_each_bad_element_is_named_with_its_line(old: bytes, new: bytes, expected: str) -> None:
@@ -284,7 +290,7 @@ def test_events_before_the_player_s_move_are_refused() -> None:
         b'<PlayerRack playerId="1">DEILMOU</PlayerRack>',
         b'<PlayerRack playerId="1">DEILMOU</PlayerRack>\n<Warning playerId="1" />',
     )
-    assert any("player 1 has no move yet in the turn" in p for p in problems_of(content))
+    assert any("player 1 has no move yet in the game" in p for p in problems_of(content))
 
 
 def test_every_problem_of_a_file_is_listed_not_only_the_first() -> None:
@@ -311,10 +317,20 @@ def test_the_top_sequence_is_written_as_gcg_with_dots_for_the_board_s_tiles() ->
         "#title Club night, game 1",
         "#lexicon enable",
         ">top: DEILMOU 8D MODULE +24 24",
+        ">room: DEILMOU - +0 0",
         ">top: AEINRS? E4 ANER.IdS +78 102",
         "#note Alice 78",
+        ">room: AEINRS? - +0 0",
         ">top: AEGNRTT D1 NATTER +22 124",
+        ">room: AEGNRTT - +0 0",
     ]
+
+
+def test_a_game_not_played_with_english_tiles_names_its_letter_distribution() -> None:
+    lines = gcg_write(ROUNDS, tiles="fr").splitlines()
+    assert "#tile-distribution french" in lines
+    assert lines.index("#tile-distribution french") < lines.index(">top: DEILMOU 8D MODULE +24 24")
+    assert not any(line.startswith("#tile-distribution") for line in gcg_write(ROUNDS).splitlines())
 
 
 def test_placements_say_what_each_top_left_on_the_rack() -> None:

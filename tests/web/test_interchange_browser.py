@@ -74,3 +74,30 @@ def test_the_event_page_and_the_set_up_show_the_categories_in_the_layout(
     page.screenshot(path=f"{SHOTS}-console.png")
     assert page.evaluate(_INSIDE, ["#downloads", ".console-head"])
     page.context.close()
+
+
+def test_the_files_page_says_what_each_file_is_inside_the_layout(
+    browser,  # noqa: F811
+    live_server,
+    night,
+) -> None:
+    """The files for other programs (issue 23): SIGLES said and how to send it, and a game's
+    players that Eliot counts otherwise in a table inside its card."""
+    from arbiter.services.corrections import ruling_amend
+    from tournament.models import Ruling
+
+    event, game, players, director = night
+    zero = Ruling.objects.filter(round__game=game, round__number=2, points=0).first()
+    assert zero is not None
+    assert ruling_amend(ruling=zero, reason="second zero", actor=None, averaged=True).points > 0
+    page = logged_in(browser, live_server, director, LAPTOP)
+    page.goto(f"{live_server.url}/events/{event.slug}/")
+    page.click("#interchange a[href$='/files/']")
+    page.wait_for_selector("#sigles")
+    page.screenshot(path=f"{SHOTS}-files.png", full_page=True)
+    assert "attach it as it is" in page.inner_text("#sigles")
+    assert page.evaluate(_INSIDE, ["#game-1 table.gaps", "#game-1"])
+    assert "average" in page.inner_text("#game-1 table.gaps")
+    assert "as this game does" in page.inner_text("#game-2")
+    assert_no_horizontal_scroll(page)
+    page.context.close()

@@ -87,6 +87,7 @@ ROUTES: dict[str, tuple[str, frozenset[str]]] = {
     "exports:ranking_xlsx": ("GET", STAFF),
     "exports:event_export_csv_zip": ("GET", STAFF),
     "exports:game_export_csv_zip": ("GET", STAFF),
+    "exports:event_files": ("GET", STAFF),
     "exports:game_eliot": ("GET", STAFF),
     "exports:game_gcg": ("GET", STAFF),
     "exports:game_predrawn": ("GET", STAFF),  # the game drawn in advance, for another room

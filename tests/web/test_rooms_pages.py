@@ -14,7 +14,8 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from arbiter.services.rooms import MAX_BYTES, game_draw_whole
+from arbiter.services.rooms import MAX_BYTES
+from arbiter.services.simultaneous import game_draw_whole
 from arbiter.services.slips import slip_submit
 from tests.arbiter.conftest import T0, finish_round, open_round
 from tests.factories import EventFactory, EventRoleFactory, PlayerFactory, UserFactory
@@ -70,7 +71,7 @@ def played_elsewhere(host: Event) -> bytes:
         boss,
         reverse("console:setup_post", args=[event.slug, "game"]),
         {"source": "predrawn", "predrawn": upload},
-    ) == ["Game 1 is added (pre-drawn game)."]
+    ) == ["Game 1 is added: 23 pre-drawn rounds, a top total of 741."]
     game = event.games.get()
     ann = PlayerFactory(event=event, name="Ann", club="Far", licence="F1", table=1)
     PlayerFactory(event=event, name="Bob", club="Far", licence="F2", table=2)

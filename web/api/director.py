@@ -31,6 +31,7 @@ session (unsafe methods carry the CSRF token) or a personal token, ``Authorizati
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -62,7 +63,9 @@ from arbiter.selectors.standings import (
     standings_game,
     standings_simultaneous_live,
 )
-from arbiter.services.rooms import game_draw_whole, room_results_import
+from arbiter.services.interchange import game_import_predrawn, predrawn_imported_message
+from arbiter.services.rooms import room_results_import
+from arbiter.services.simultaneous import game_draw_whole
 from tournament.errors import ApplicationError
 from tournament.models import Event, Game
 from tournament.selectors import event_list_visible, host_of
@@ -286,15 +289,34 @@ class GamesView(APIView):
     @extend_schema(
         operation_id="event_games_create",
         summary=(
-            "The event's next game (directors): a random draw ({'seed': n} replays one), or "
-            "the whole game drawn now ({'in_advance': true}, what a simultaneous's rooms play)"
+            "The event's next game (directors): a random draw ({'seed': n} replays one), "
+            "the whole game drawn now ({'in_advance': true}, what a simultaneous's rooms "
+            "play), or a pre-drawn game ({'predrawn': the engine's JSON document, as "
+            "python -m engine game --json writes it}; an Eliot save game goes to "
+            "games/import as a file)"
         ),
         request=_Object,
         responses={201: _Object, **_ERRORS},
     )
     def post(self, request: Request, slug: str) -> Response:
         user, event = _event(request, slug, (DIRECTOR,))
-        data = _form_data(request, ("seed", "in_advance"))
+        data = _form_data(request, ("seed", "in_advance", "predrawn"))
+        if "predrawn" in data:
+            if set(data) != {"predrawn"}:
+                raise ApplicationError(
+                    gettext("A pre-drawn game takes no seed and is not drawn in advance."),
+                    data={"code": "invalid"},
+                )
+            game, read = game_import_predrawn(
+                event=event,
+                file_name="",
+                content=json.dumps(data["predrawn"]).encode(),
+                actor=user,
+            )
+            return Response(
+                {**_game_json(game), "detail": predrawn_imported_message(game, read)},
+                status=status.HTTP_201_CREATED,
+            )
         seed, in_advance = data.get("seed"), data.get("in_advance", False)
         if not isinstance(in_advance, bool):
             raise ApplicationError(

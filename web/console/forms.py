@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django import forms
@@ -12,6 +11,7 @@ from django.forms.models import fields_for_model, model_to_dict
 from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from arbiter.services.interchange import PREDRAWN_MAX_BYTES
 from tournament.categories import SERIES_MAX, SERIES_MIN
 from tournament.models import Event, EventRole, Game, WordList
 from tournament.models.choices import Language
@@ -152,7 +152,10 @@ class GameForm(forms.Form):
     predrawn = forms.FileField(
         label=_("Pre-drawn game"),
         required=False,
-        help_text=_("Pre-drawn game: the JSON of python -m engine game --json."),
+        help_text=_(
+            "Pre-drawn game: the JSON of python -m engine game --json, or an Eliot save game "
+            "(.xml)."
+        ),
     )
 
     def clean(self) -> dict[str, Any]:
@@ -161,12 +164,9 @@ class GameForm(forms.Form):
             upload = data.get("predrawn")
             if upload is None:
                 raise forms.ValidationError(_("A pre-drawn game needs its file."))
-            try:
-                data["document"] = json.loads(upload.read().decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-                raise forms.ValidationError(
-                    _("The file is not JSON: %(error)s") % {"error": exc}
-                ) from None
+            # One byte past the bound: a file too large is said so without reading it all.
+            data["content"] = upload.read(PREDRAWN_MAX_BYTES + 1)
+            data["file_name"] = upload.name or ""
         return data
 
 

@@ -19,8 +19,13 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
-from arbiter.services.rooms import game_draw_whole
-from arbiter.state import lexicon_info, predrawn_check
+from arbiter.services.interchange import (
+    GameImportError,
+    game_import_predrawn,
+    predrawn_imported_message,
+)
+from arbiter.services.simultaneous import game_draw_whole
+from arbiter.state import lexicon_info
 from tournament.categories import AGE_CATEGORIES
 from tournament.errors import ApplicationError
 from tournament.models import Event, Player
@@ -226,13 +231,16 @@ def _game(request: AuthenticatedHttpRequest, event: Event) -> str:
             "number": game.number,
             "rounds": len((game.predrawn or {}).get("rounds", [])),
         }
-    document = predrawn_check(data["document"], event) if "document" in data else None
+    if "content" in data:
+        game, read = game_import_predrawn(
+            event=event, file_name=data["file_name"], content=data["content"], actor=request.user
+        )
+        return predrawn_imported_message(game, read)
     game = game_create(
         event=event,
         actor=request.user,
         source=data["source"],
         seed=data.get("seed"),
-        predrawn=document,
     )
     return gettext("Game %(number)s is added (%(source)s).") % {
         "number": game.number,
@@ -310,6 +318,8 @@ def event_setup_post(
         if what not in handlers:
             raise ApplicationError(gettext("Nothing to set up called '%(what)s'.") % {"what": what})
         messages.success(request, handlers[what]())
+    except GameImportError as exc:
+        messages.error(request, " ".join([exc.message, *exc.lines()[:10]]))
     except ApplicationError as exc:
         messages.error(request, readable(exc.message))
     return redirect("console:setup", slug=slug)

@@ -21,9 +21,18 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from arbiter.selectors.interchange import eliot_bytes, gcg_text, sigles_bytes
-from arbiter.services.interchange import GameImportError, game_import_eliot
-from engine.eliot import MAX_BYTES
+from arbiter.selectors.interchange import (
+    eliot_bytes,
+    eliot_gaps,
+    gcg_text,
+    sigles_bytes,
+)
+from arbiter.services.interchange import (
+    PREDRAWN_MAX_BYTES,
+    GameImportError,
+    game_import_predrawn,
+    predrawn_imported_message,
+)
 from tournament.errors import ApplicationError
 from tournament.models import Event, Game
 from tournament.sigles import KEYS
@@ -50,6 +59,17 @@ def _attachment(content: bytes, name: str, content_type: str) -> HttpResponse:
 def _refused(request: HttpRequest, event: Event, exc: ApplicationError) -> HttpResponse:
     messages.error(request, exc.message)
     return redirect("console:event_detail", slug=event.slug)
+
+
+@event_roles(*STAFF)
+@require_GET
+def event_files(request: HttpRequest, slug: str) -> HttpResponse:
+    """The files other programs read, what each is and where it goes: per game Eliot's save
+    game (with each player whose total Eliot cannot count as here, and why), the tops as GCG,
+    the results for SIGLES; the event's SIGLES file."""
+    event = event_visible_or_404(request, slug)
+    games = [{"game": g, "gaps": eliot_gaps(g)} for g in event.games.order_by("number")]
+    return render(request, "exports/files.html", {"event": event, "games": games})
 
 
 @event_roles(*STAFF)
@@ -107,8 +127,9 @@ def _sigles(request: HttpRequest, event: Event, game: Game | None) -> HttpRespon
                 _("Unknown SIGLES key %(key)r: table or licence.") % {"key": key[:20]}
             ),
         )
+    empty = request.GET.get("empty", "1") != "0"
     try:
-        content = sigles_bytes(event=event, game=game, key=key)
+        content = sigles_bytes(event=event, game=game, key=key, empty=empty)
     except ApplicationError as exc:
         return _refused(request, event, exc)
     suffix = f"-game-{game.number}" if game is not None else ""
@@ -131,40 +152,33 @@ def event_sigles(request: HttpRequest, slug: str) -> HttpResponse:
 @event_roles(DIRECTOR)
 @require_http_methods(["GET", "POST"])
 def game_import_page(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
-    """An Eliot save game becomes the event's next game (pre-drawn): every problem of a
-    refused file is listed with its line and element."""
+    """An Eliot save game or the engine's JSON document becomes the event's next game
+    (pre-drawn): every problem of a refused file is listed with its line and element."""
     event = event_visible_or_404(request, slug)
     errors: list[str] = []
     if request.method == "POST":
         upload = request.FILES.get("file")
         if upload is None:
-            errors = [_("Choose an Eliot save game (.xml).")]
-        elif upload.size is not None and upload.size > MAX_BYTES:
-            errors = [_("The file is larger than %(mb)d MB.") % {"mb": MAX_BYTES // (1024 * 1024)}]
+            errors = [_("Choose an Eliot save game (.xml) or a pre-drawn game (.json).")]
         else:
             try:
-                game = game_import_eliot(
+                game, read = game_import_predrawn(
                     event=event,
                     file_name=upload.name or "",
-                    content=upload.read(),
+                    content=upload.read(PREDRAWN_MAX_BYTES + 1),
                     actor=request.user,
                 )
             except GameImportError as exc:
-                errors = [exc.message, *(str(p) for p in exc.problems)]
+                errors = [exc.message, *exc.lines()]
             except ApplicationError as exc:
                 errors = [exc.message]
             else:
-                rounds = len((game.predrawn or {}).get("rounds", []))
-                messages.success(
-                    request,
-                    _("Game %(number)d is added: %(rounds)d pre-drawn rounds.")
-                    % {"number": game.number, "rounds": rounds},
-                )
+                messages.success(request, predrawn_imported_message(game, read))
                 return redirect("console:event_detail", slug=slug)
     return render(
         request,
         "console/game_import.html",
-        {"event": event, "errors": errors, "max_mb": MAX_BYTES // (1024 * 1024)},
+        {"event": event, "errors": errors, "max_mb": PREDRAWN_MAX_BYTES // (1024 * 1024)},
         status=400 if errors else 200,
     )
 
@@ -175,6 +189,8 @@ _IMPORTED = inline_serializer(
         "number": serializers.IntegerField(),
         "rounds": serializers.IntegerField(),
         "top_total": serializers.IntegerField(),
+        "format": serializers.CharField(),
+        "detail": serializers.CharField(),
     },
 )
 _REFUSED = inline_serializer(
@@ -188,15 +204,19 @@ _REFUSED = inline_serializer(
 
 
 class GameImportApi(APIView):
-    """POST an Eliot save game (multipart, field ``file``): the event's next game, pre-drawn."""
+    """POST an Eliot save game or the engine's JSON document (multipart, field ``file``): the
+    event's next game, pre-drawn."""
 
     permission_classes = [EventRolePermission]
     event_roles = (DIRECTOR,)
     parser_classes = [MultiPartParser]
 
     @extend_schema(
-        operation_id="event_game_import_eliot",
-        summary="Import an Eliot save game as the event's next (pre-drawn) game",
+        operation_id="event_game_import_predrawn",
+        summary=(
+            "Import a pre-drawn game as the event's next game: an Eliot save game (.xml) or "
+            "the engine's JSON document (python -m engine game --json)"
+        ),
         request={
             "multipart/form-data": inline_serializer(
                 "GameImportFile", {"file": serializers.FileField()}
@@ -215,27 +235,19 @@ class GameImportApi(APIView):
                 {"detail": _("Send the file as the multipart field 'file'."), "code": "no_file"},
                 status=status.HTTP_400_BAD_REQUEST,
             )
-        if upload.size is not None and upload.size > MAX_BYTES:
-            return Response(
-                {
-                    "detail": _("The file is larger than %(mb)d MB.")
-                    % {"mb": MAX_BYTES // (1024 * 1024)},
-                    "code": "too_large",
-                },
-                status=status.HTTP_400_BAD_REQUEST,
-            )
-        game = game_import_eliot(
+        game, read = game_import_predrawn(
             event=event,
             file_name=upload.name or "",
-            content=upload.read(),
+            content=upload.read(PREDRAWN_MAX_BYTES + 1),
             actor=request.user,  # type: ignore[arg-type]
         )
-        document = game.predrawn or {}
         return Response(
             {
                 "number": game.number,
-                "rounds": len(document.get("rounds", [])),
-                "top_total": document.get("total", 0),
+                "rounds": len(read.document["rounds"]),
+                "top_total": read.document["total"],
+                "format": read.format,
+                "detail": predrawn_imported_message(game, read),
             },
             status=status.HTTP_201_CREATED,
         )

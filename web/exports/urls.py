@@ -33,6 +33,7 @@ urlpatterns = [
         v.export_job_download,
         name="export_job_download",
     ),
+    path("events/<slug:slug>/files/", x.event_files, name="event_files"),
     path("events/<slug:slug>/games/<int:number>/eliot.xml", x.game_eliot, name="game_eliot"),
     path("events/<slug:slug>/games/<int:number>/tops.gcg", x.game_gcg, name="game_gcg"),
     path(

@@ -121,7 +121,7 @@ def test_games_are_added_random_predrawn_or_typed(client_for, director, event) -
     upload.name = "game.json"
     assert (
         said(post(client, event, "game", source="predrawn", predrawn=upload))[0]
-        == "Game 3 is added (pre-drawn game)."
+        == "Game 3 is added: 27 pre-drawn rounds, a top total of 669."
     )
     tampered = {
         **document,
