@@ -86,7 +86,7 @@ class Connected:
                     await self._stream()
                 else:
                     await self._poll()
-                failures = 0
+                    continue  # the server closed an idle keep-alive: a browser opens another
             except (OSError, asyncio.IncompleteReadError, ValueError):
                 pass
             if self.stop:
@@ -143,6 +143,8 @@ class Connected:
                     head.append(f"If-None-Match: {etag}")
                 writer.write(("\r\n".join(head) + "\r\n\r\n").encode())
                 status = await reader.readline()
+                if not status:
+                    return  # closed after its keep-alive time: not an error
                 if not status.startswith(b"HTTP/1.1 "):
                     raise ValueError(status)
                 code = int(status.split()[1])

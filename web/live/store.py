@@ -29,6 +29,7 @@ logger = logging.getLogger(__name__)
 VERSION_SECONDS = 7 * 24 * 3600
 TOKEN_SECONDS = 300
 CHANNEL = "live"
+ASYNC_CONNECTIONS = 16  # per web process, for the polls and the streams' catch-ups
 
 
 def event_key(event_id: int) -> str:
@@ -197,9 +198,18 @@ class RedisStore:
         loop = asyncio.get_running_loop()
         client = self._async.get(id(loop))
         if client is None:
-            client = redis.asyncio.Redis.from_url(
-                self.url, decode_responses=True, socket_connect_timeout=0.5, socket_timeout=1.0
+            # A bounded pool that waits for a free connection: a room's polls at once would
+            # otherwise open a connection each, until Redis refuses more ("Too many
+            # connections"), and every poll then went to the database.
+            pool = redis.asyncio.BlockingConnectionPool.from_url(
+                self.url,
+                max_connections=ASYNC_CONNECTIONS,
+                timeout=2.0,
+                decode_responses=True,
+                socket_connect_timeout=0.5,
+                socket_timeout=1.0,
             )
+            client = redis.asyncio.Redis(connection_pool=pool)
             self._async[id(loop)] = client
         return client
 
