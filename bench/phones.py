@@ -29,6 +29,7 @@ class Phone:
     done: float = 0.0
     status: int = 0
     answer: str = ""
+    retries: int = 0  # sent again (bench/room.py: as the phone's outbox does)
 
     @property
     def latency(self) -> float:

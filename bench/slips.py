@@ -134,7 +134,7 @@ def _wait_healthy(
 def _start_gunicorn(
     port: int, env: dict[str, str], log, options: list[str], cores: set[int] | None
 ) -> subprocess.Popen:
-    args = [str(ROOT / ".venv/bin/gunicorn"), "config.wsgi", "-c", str(ROOT / "config/gunicorn.py")]
+    args = [str(ROOT / ".venv/bin/gunicorn"), "config.asgi", "-c", str(ROOT / "config/gunicorn.py")]
     args += ["-b", f"{HOST}:{port}", "--log-level", "warning", *options]
     return _popen(args, env, log, cores)
 
@@ -210,7 +210,7 @@ def _server_configuration(options: list[str]) -> dict[str, Any]:
     """The production server's settings (config/gunicorn.py), with the bench's overrides."""
     import config.gunicorn as conf
 
-    found = {"worker_class": conf.worker_class, "workers": conf.workers, "threads": conf.threads}
+    found = {"worker_class": conf.worker_class, "workers": conf.workers}
     found |= {"backlog": getattr(conf, "backlog", 2048), "overrides": " ".join(options)}
     return found
 
@@ -255,12 +255,10 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--pin", action="store_true", help="server on core 1, phones on core 0")
     parser.add_argument("--workers", type=int, help="gunicorn workers (config/gunicorn.py's)")
-    parser.add_argument("--threads", type=int, help="gunicorn threads (config/gunicorn.py's)")
     parser.add_argument("--timeout", type=float, default=60.0, help="each phone's, in seconds")
     parser.add_argument("--records", type=Path, help="write every phone's timings (JSON) there")
     args = parser.parse_args()
     options = [f"--workers={args.workers}"] * bool(args.workers)
-    options += [f"--threads={args.threads}"] * bool(args.threads)
     server_cores = None
     if args.pin:
         os.sched_setaffinity(0, {0})

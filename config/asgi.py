@@ -1,11 +1,89 @@
-"""ASGI entry point (for an ASGI server; the project runs on WSGI today)."""
+"""ASGI entry point: the web process, ``gunicorn config.asgi -c config/gunicorn.py`` (uvicorn
+workers, config/gunicorn_worker.py).
+
+Django's own ASGI handler runs each request's sync code (middleware, views, the ORM) on a new
+thread of its own. Here it runs on one of ``WEB_THREADS`` long-lived threads per process
+(``ThreadedASGIHandler``), the least busy when the request comes in, through asgiref's
+``ThreadSensitiveContext(executor=...)``:
+
+- a thread keeps its database connection (``CONN_MAX_AGE``), where a thread per request opened
+  one per request (or borrowed one from a pool, checked and configured each time): measured with
+  ``bench/slips.py``, 17-18 ms of web processor time per slip against 10 on gthread;
+- the sync work waits its turn in a bounded queue, first come first served, instead of every
+  request's thread fighting for the interpreter at once;
+- a request whose client has gone while it waited is never run: Django cancels the request when
+  the client disconnects, and a call still queued in the executor is cancelled with it
+  (tests/config/test_asgi_server.py).
+
+The live routes (``web.live.asgi``: the streams, the phones' unchanged polls) are answered on
+the event loop before Django, and never hold a thread while they stream.
+"""
 
 from __future__ import annotations
 
 import os
+import threading
+import warnings
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
 
-from django.core.asgi import get_asgi_application
+from asgiref.sync import ThreadSensitiveContext
+from django.core.handlers.asgi import ASGIHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# WhiteNoise's files are read in a thread by Django's handler: small, and said once is enough.
+warnings.filterwarnings(
+    "ignore", message="StreamingHttpResponse must consume synchronous iterators", category=Warning
+)
 
-application = get_asgi_application()
+
+class CountingExecutor(ThreadPoolExecutor):
+    """One thread, counting the calls submitted and not yet finished."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(max_workers=1, thread_name_prefix=name)
+        self.pending = 0
+        self._count = threading.Lock()
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        with self._count:
+            self.pending += 1
+        future = super().submit(fn, *args, **kwargs)
+        future.add_done_callback(self._finished)
+        return future
+
+    def _finished(self, _: Future[Any]) -> None:
+        with self._count:
+            self.pending -= 1
+
+
+class ThreadedASGIHandler(ASGIHandler):
+    """Django's ASGI handler, each request's sync code on one of ``threads`` threads."""
+
+    def __init__(self, threads: int) -> None:
+        super().__init__()
+        self.executors = [CountingExecutor(f"request-{i}") for i in range(threads)]
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        executor = min(self.executors, key=lambda e: e.pending)
+        async with ThreadSensitiveContext(executor=executor):
+            await self.handle(scope, receive, send)
+
+
+def get_application() -> Any:
+    """Django's handler (``ThreadedASGIHandler``) with the live routes in front (``web.live``:
+    the streams and the phones' unchanged polls, answered on the event loop)."""
+    import django
+
+    django.setup(set_prefix=False)
+    from django.conf import settings
+
+    from web.live.asgi import live_application
+
+    return live_application(ThreadedASGIHandler(threads=settings.WEB_THREADS))
+
+
+application = get_application()

@@ -1,49 +1,35 @@
-"""gunicorn's settings for the web process: ``gunicorn config.wsgi -c config/gunicorn.py``
-(docker/Dockerfile's CMD and docker/compose.yaml's web command; README, "With Redis and
-PostgreSQL").
+"""gunicorn's settings for the web process: ``gunicorn config.asgi -c config/gunicorn.py``
+(docker/Dockerfile's CMD, docker/compose.yaml's web command, and ``make run``'s embedded server,
+web/management/server.py; README, "With Redis and PostgreSQL").
 
-- ``gthread`` workers: each of the 3 processes serves 8 requests at once on threads, so a
-  client that sends its request slowly holds one thread, not a whole worker (with the
-  default ``sync`` workers, three slow clients froze the site: tests/config/test_gunicorn.py
-  shows it no longer does). Behind a buffering reverse proxy (nginx, Caddy) no slow client
-  reaches gunicorn at all; that is still the best set-up on the open internet.
-- ``timeout``: a worker stuck 30 s on one request is restarted; ``keepalive`` 5 s.
-- The access log goes to stdout without players' tokens (``config.redaction``).
+- ``config.gunicorn_worker.ArrivalUvicornWorker``: uvicorn (the ``uvicorn-worker`` package)
+  serving the ASGI application on an asyncio loop, with the kernel's arrival stamp of every
+  request. Phones, screens and consoles stay connected to the live stream (``web.live``) for
+  the evening: each costs the loop a socket, not a thread. Ordinary views run in a thread per
+  request (asgiref), so a client that sends its request slowly holds nothing but its socket
+  (with the ``sync`` workers three slow clients froze the site: tests/config/test_gunicorn.py).
+- 3 processes on the 2 cores of the room's machine: the slips' Python is what costs, and a
+  third process takes the cores' slack while another waits for PostgreSQL. Without Redis
+  (``make run``), one: the live versions are then the process's own (``web.live.store``).
+- ``timeout``: a worker whose loop stops answering gunicorn's heartbeat for 30 s is restarted;
+  ``keepalive`` 5 s between requests on a connection.
+- The access log goes to stdout without players' tokens (``config.redaction``, installed on
+  uvicorn's access logger by the worker).
 
 Command-line options still win (``--bind``, ``--workers``...).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import os
 
-from gunicorn.glogging import Logger
-
-from config.redaction import redact
-
+wsgi_app = "config.asgi:application"  # the ASGI application, despite gunicorn's name for it
 bind = "0.0.0.0:8000"
-worker_class = "config.gunicorn_worker.ArrivalThreadWorker"  # gthread, stamping arrivals
-workers = 3
-threads = 8
+worker_class = "config.gunicorn_worker.ArrivalUvicornWorker"  # uvicorn, stamping arrivals
+# Without Redis the live versions live in the web process's memory (web.live.store): one process.
+workers = 3 if os.environ.get("REDIS_URL") else 1
 timeout = 30
-graceful_timeout = 30
+graceful_timeout = 10  # live streams never finish by themselves: they are cut after this
 keepalive = 5
+backlog = 2048
 accesslog = "-"
-access_log_format = '%(h)s %(t)s "%(r)s" %(s)s %(b)s %(M)sms "%(f)s" "%(a)s"'
-
-# Headers that hold secrets: never offered to the access log's format.
-_SECRET_ATOMS = ("{authorization}i", "{cookie}i", "{set-cookie}o")
-
-
-class RedactingLogger(Logger):  # type: ignore[misc]  # gunicorn is untyped
-    """gunicorn's logger, writing join links without their token."""
-
-    def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
-        atoms: dict[str, Any] = super().atoms(resp, req, environ, request_time)
-        for key in _SECRET_ATOMS:
-            if key in atoms:
-                atoms[key] = "-"
-        return {k: redact(v) if isinstance(v, str) else v for k, v in atoms.items()}
-
-
-logger_class = RedactingLogger

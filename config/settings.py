@@ -109,10 +109,11 @@ MIDDLEWARE = [
     # First: a slip's deadline is judged on when its request arrived (web/arrival.py).
     "web.arrival.ArrivalStampMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # WhiteNoise serves the static files, in `make run` as in production: the collected ones
+    # (compressed, cache-busted names), or with DEBUG on straight from the folders.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     # Oversized bodies (413) and control characters in paths (404), queries and forms (400).
     "web.middleware.RequestChecksMiddleware",
-    # Each request in TIME_ZONE until an event's page switches to the event's zone.
-    "web.middleware.TimeZoneMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the person's choice (the header's switch, a cookie), then the browser's.
     # The screen and the phone pages fall back on their event's language (web/i18n.py).
@@ -122,21 +123,27 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # Last, as django-axes asks: it answers a locked-out login with a 429.
+    # Last of those that act, as django-axes asks: it answers a locked-out login with a 429.
     "axes.middleware.AxesMiddleware",
+    # Each request in TIME_ZONE until an event's page switches to the event's zone. Sync only,
+    # and below every other: on the ASGI server the middleware above it then run in one thread
+    # with a sync view (Django's MiddlewareMixin, run async, hops to a thread and back twice per
+    # middleware: 1.5 times the processor time per slip); an async view (the live stream,
+    # web.live) is entered from that thread and streams from the event loop.
+    "web.middleware.TimeZoneMiddleware",
 ]
 
-if not DEBUG:
-    # WhiteNoise serves the collected static files from gunicorn; with DEBUG on, runserver
-    # serves them straight from the apps.
-    _security = MIDDLEWARE.index("django.middleware.security.SecurityMiddleware")
-    MIDDLEWARE.insert(_security + 1, "whitenoise.middleware.WhiteNoiseMiddleware")
 
 # Request sizes: a form or JSON body (files aside) up to 256 KiB; a whole request (a player list
 # uploaded, at most 2 MiB, with its form) up to 3 MiB, refused by its Content-Length before a
 # byte is read (web.middleware).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 REQUEST_BODY_MAX_BYTES = 3 * 1024 * 1024
+
+# Threads per web process for the sync code of requests (config/asgi.py): a request waits for
+# the least busy; more overlap the database's answers, fewer keep the slips first come first
+# served on the two cores.
+WEB_THREADS = env_int("WEB_THREADS", 4, minimum=1, maximum=64)
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -214,6 +221,7 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]  # one folder per face: console/, play/, screen/
 STATIC_ROOT = env_path("STATIC_ROOT", BASE_DIR / "staticfiles", folder=True)
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise reads it (empty until collected)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -1,4 +1,5 @@
-"""WSGI entry point: ``gunicorn config.wsgi``."""
+"""WSGI entry point, for a WSGI server (``gunicorn config.wsgi -k gthread``): everything but the
+live stream (``web.live``), whose phones then poll. The product runs on ASGI (config/asgi.py)."""
 
 from __future__ import annotations
 

@@ -111,7 +111,7 @@ SHAPES = {
     r"createsuperuser .*--noinput$": r"\ASuperuser created successfully\.\n\Z",
     r"manage.py migrate --verbosity 0$": r"\A\Z",  # nothing said
     r"drf_create_token scripts$": r"\AGenerated token [0-9a-f]{40} for user scripts\n\Z",
-    r"gunicorn config.wsgi .* --check-config$": r"\A\Z",  # exit 0 and nothing said
+    r"gunicorn config.asgi .* --check-config$": r"\A\Z",  # exit 0 and nothing said
     r"celery -A config (worker|beat) .* --help$": r"\AUsage: celery (worker|beat) ",
 }
 

@@ -6,32 +6,46 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
 ATTRIBUTE = "arrived_at"
 # Set by the production server (config/gunicorn_worker.py) when the request's first bytes came
-# in, before it waited for a thread: seconds since the epoch. Not a header: no client sets it.
+# in, before the event loop read them: seconds since the epoch, in the ASGI scope's extensions
+# (a WSGI server may put it in the environ). Not a header: no client sets it.
 SERVER_STAMP = "duplicate.arrived_at"
 MAX_WAIT = dt.timedelta(minutes=1)
 
 
+def server_stamp(request: HttpRequest) -> object:
+    """The server's stamp of ``request`` (a float), if it gave one."""
+    scope: dict[str, Any] | None = getattr(request, "scope", None)
+    if scope is not None:
+        return (scope.get("extensions") or {}).get(SERVER_STAMP)
+    return request.META.get(SERVER_STAMP)
+
+
+def arrival_stamp(request: HttpRequest) -> None:
+    """Sets ``request.arrived_at`` (the server clock): the server's stamp, else now."""
+    stamp = server_stamp(request)
+    now = timezone.now()
+    arrived = now
+    if isinstance(stamp, float):
+        # never later than now, never more than a minute earlier (a stamp is a queue's wait)
+        arrived = max(min(dt.datetime.fromtimestamp(stamp, tz=dt.UTC), now), now - MAX_WAIT)
+    setattr(request, ATTRIBUTE, arrived)
+
+
 class ArrivalStampMiddleware:
-    """Sets ``request.arrived_at`` (the server clock): the production server's stamp of when the
-    request came in, else the time this middleware, the first, runs."""
+    """Sets ``request.arrived_at`` (``arrival_stamp``), first of the middleware."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        stamp = request.META.get(SERVER_STAMP)
-        now = timezone.now()
-        arrived = now
-        if isinstance(stamp, float):
-            # never later than now, never more than a minute earlier (a stamp is a queue's wait)
-            arrived = max(min(dt.datetime.fromtimestamp(stamp, tz=dt.UTC), now), now - MAX_WAIT)
-        setattr(request, ATTRIBUTE, arrived)
+        arrival_stamp(request)
         return self.get_response(request)
 
 

@@ -8,6 +8,7 @@ rounds (``arbiter.selectors.standings``). Nothing of another player's slip befor
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -18,8 +19,10 @@ from django.db.models import Max, Subquery
 from arbiter.selectors.standings import StandingRow, Standings, standings_event
 from engine.board import Layout
 from engine.tiles import BLANK, TileSet
-from tournament.models import AuditEntry, Game, Player, Round, Ruling, Submission
+from tournament.models import AuditEntry, Event, Game, Player, Round, Ruling, Submission
+from tournament.models.slip import RULING_CHOICES_SHOWN
 from tournament.selectors import game_current, game_current_queryset, unique_or_none
+from tournament.vocabulary import ruling_total
 
 STANDINGS_LEADERS = 10
 
@@ -47,30 +50,15 @@ def play_state_version(*, player: Player) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()[:24]
 
 
-def _standings_cached(*, player: Player) -> Standings:
+def _standings_cached(*, event: Event) -> Standings:
     """The event's standings, computed once per audited change for all the event's phones."""
-    last_action = (
-        AuditEntry.objects.filter(event_id=player.event_id).aggregate(m=Max("id"))["m"] or 0
-    )
-    key = f"play:standings:{player.event_id}:{last_action}"
+    last_action = AuditEntry.objects.filter(event_id=event.pk).aggregate(m=Max("id"))["m"] or 0
+    key = f"play:standings:{event.pk}:{last_action}"
     standings: Standings | None = cache.get(key)
     if standings is None:
-        standings = standings_event(event=player.event)
+        standings = standings_event(event=event)
         cache.set(key, standings, 300)
     return standings
-
-
-def _slip_json(slip: Submission | None) -> dict[str, Any] | None:
-    if slip is None:
-        return None
-    return {
-        "id": slip.pk,
-        "round": slip.round.number,
-        "word": slip.word,
-        "ref": slip.ref,
-        "score": slip.announced_score,
-        "received_at": slip.received_at,
-    }
 
 
 def _row_json(row: StandingRow, standings: Standings) -> dict[str, Any]:
@@ -90,7 +78,7 @@ def _row_json(row: StandingRow, standings: Standings) -> dict[str, Any]:
 
 def play_standings(*, player: Player, leaders: int = STANDINGS_LEADERS) -> dict[str, Any]:
     """The first places and the player's own line, from published rounds only."""
-    standings = _standings_cached(player=player)
+    standings = _standings_cached(event=player.event)
     mine = standings.row_of(player.pk)
     return {
         "rounds": standings.rounds,
@@ -104,84 +92,52 @@ def play_standings(*, player: Player, leaders: int = STANDINGS_LEADERS) -> dict[
     }
 
 
-def _result_json(player: Player, game: Game) -> dict[str, Any] | None:
-    """The player's ruling in the game's last published round, with the top played."""
-    last = (
-        Round.objects.filter(game=game, status=Round.Status.PUBLISHED).order_by("-number").first()
-    )
-    if last is None:
+def _slip_json(slip: Submission | None) -> dict[str, Any] | None:
+    if slip is None:
         return None
-    ruling = unique_or_none(
-        Ruling.objects.filter(round=last, player=player).select_related("submission")
-    )
     return {
-        "round": last.number,
-        "top": {"ref": last.played_ref, "word": last.played_word, "score": last.played_score}
-        if last.played_word
-        else None,
-        "ruling": None
-        if ruling is None
-        else {
-            "code": ruling.code,
-            "label": ruling.get_code_display(),
-            "reason": ruling.reason,
-            "points": ruling.points,
-            "penalty": ruling.penalty + ruling.warning_penalty,
-            "solo": ruling.solo,
-            "total": ruling.total,
-            "move_score": ruling.move_score,
-            "found_top": ruling.found_top,
-            "slip": None
-            if ruling.submission is None
-            else {
-                "word": ruling.submission.word,
-                "ref": ruling.submission.ref,
-                "score": ruling.submission.announced_score,
-            },
-        },
+        "id": slip.pk,
+        "round": slip.round.number,
+        "word": slip.word,
+        "ref": slip.ref,
+        "score": slip.announced_score,
+        "received_at": slip.received_at,
     }
 
 
-@dataclass(frozen=True)
-class PlayState:
-    version: str
-    data: dict[str, Any]
-
-
-def play_state(
-    *, player: Player, now: datetime, version: str | None = None, game: Game | None = None
-) -> PlayState:
-    """What the player's phone shows now (``now`` is the server clock). ``version`` and
-    ``game``: the caller's ``play_state_version`` and ``game_current``, when it has them."""
-    event = player.event
-    version = version or play_state_version(player=player)
-    game = game or game_current(event_id=player.event_id)
-    data: dict[str, Any] = {
-        "version": version,
-        "server_time": now,
-        "event": {"slug": event.slug, "name": event.name},
-        "player": {"name": player.name, "table": player.table},
-        "game": None,
-        "round": None,
-        "board": None,
-        "premiums": None,
-        "values": None,
-        "slip": None,
-        "result": None,
-        "standings": None,
-    }
-    if game is None:
-        return PlayState(version=version, data=data)
-    data["game"] = {"number": game.number, "status": game.status, "end_reason": game.end_reason}
-    data["board"] = list(game.board)
-    data["premiums"] = list(Layout.load(game.board_layout).rows)
-    data["values"] = {**TileSet.load(game.tile_set).values, BLANK: 0}
-    current = (
+def _current_round(game: Game) -> Round | None:
+    return (
         Round.objects.filter(game=game)
         .exclude(status=Round.Status.ANNULLED)
         .order_by("-number")
         .first()
     )
+
+
+def play_shared(*, event: Event, game: Game | None, now: datetime) -> dict[str, Any]:
+    """What every phone of the event shows alike at ``now`` (the server clock): the event, the
+    game, its board and the round in play. Rendered once per change for all of them
+    (``web.live``), then merged with each player's own part (``play_personal_many``)."""
+    data: dict[str, Any] = {
+        "event": {
+            "slug": event.slug,
+            "name": event.name,
+            "warning_seconds": event.warning_seconds,
+            "time_zone": event.time_zone,
+        },
+        "game": None,
+        "round": None,
+        "board": None,
+        "premiums": None,
+        "values": None,
+    }
+    if game is None:
+        return data
+    data["game"] = {"number": game.number, "status": game.status, "end_reason": game.end_reason}
+    data["board"] = list(game.board)
+    data["premiums"] = list(Layout.load(game.board_layout).rows)
+    data["values"] = {**TileSet.load(game.tile_set).values, BLANK: 0}
+    current = _current_round(game)
     if current is not None:
         shows_rack = current.status != Round.Status.DRAWN
         remaining = current.remaining(at=now)
@@ -195,15 +151,189 @@ def play_state(
             "remaining_seconds": remaining.total_seconds() if remaining is not None else None,
             "accepts_slips": current.is_open(at=now) and not current.is_paused,
         }
-        slip = unique_or_none(
-            Submission.objects.filter(round=current, player=player, is_current=True).select_related(
-                "round"
+    return data
+
+
+_LABELS = dict(RULING_CHOICES_SHOWN)
+
+
+def _ruling_json(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "code": row["code"],
+        "label": str(_LABELS.get(row["code"], row["code"])),
+        "reason": row["reason"],
+        "points": row["points"],
+        "total": _total(row),
+    }
+
+
+def _total(row: dict[str, Any]) -> int:
+    return ruling_total(
+        points=row["points"],
+        solo=row["solo"],
+        penalty=row["penalty"],
+        warning_penalty=row["warning_penalty"],
+    )
+
+
+def play_personal_many(
+    *, event: Event, game: Game | None, player_ids: Collection[int] | None = None
+) -> dict[int, dict[str, Any]]:
+    """Each player's own part of the phone's state (every player of the event, or those of
+    ``player_ids``), in a few queries whatever their number: their name and table, their
+    current slip for the round in play, their result in the last published round, their line
+    of the standings and their slips (``play_slips``). A publication reaches every phone of a
+    room at once: this is read once for them all, not once per phone."""
+    players = Player.objects.filter(event_id=event.pk)
+    if player_ids is not None:
+        players = players.filter(pk__in=list(player_ids))
+    mine: dict[int, dict[str, Any]] = {
+        pk: {
+            "player": {"name": name, "table": table},
+            "slip": None,
+            "result": None,
+            "standings": None,
+            "slips": [],
+        }
+        for pk, name, table in players.values_list("pk", "name", "table").order_by()
+    }
+    if game is None or not mine:
+        return mine
+    ids = None if player_ids is None else list(mine)
+
+    def only(queryset: Any) -> Any:
+        return queryset if ids is None else queryset.filter(player_id__in=ids)
+
+    current = _current_round(game)
+    last = (
+        Round.objects.filter(game=game, status=Round.Status.PUBLISHED).order_by("-number").first()
+    )
+    rulings = {
+        row["submission_id"]: row
+        for row in only(
+            Ruling.objects.filter(
+                round__game=game, round__status=Round.Status.PUBLISHED, submission__isnull=False
             )
         )
-        data["slip"] = _slip_json(slip)
-    data["result"] = _result_json(player, game)
-    mine = play_standings(player=player, leaders=0)["me"]
-    data["standings"] = mine
+        .values("submission_id", "code", "reason", "points", "solo", "penalty", "warning_penalty")
+        .order_by()
+    }
+    slips = (
+        only(Submission.objects.filter(round__game=game))
+        .values(
+            "pk",
+            "player_id",
+            "round_id",
+            "round__number",
+            "round__status",
+            "word",
+            "ref",
+            "announced_score",
+            "received_at",
+            "source",
+            "is_current",
+            "late",
+        )
+        .order_by("-round__number", "-received_at", "-pk")
+    )
+    for row in slips:
+        listed = mine.get(row["player_id"])
+        if listed is None:
+            continue
+        listed["slips"].append(
+            {
+                "id": row["pk"],
+                "round": row["round__number"],
+                "round_status": row["round__status"],
+                "word": row["word"],
+                "ref": row["ref"],
+                "score": row["announced_score"],
+                "received_at": row["received_at"],
+                "source": row["source"],
+                "current": row["is_current"],
+                "late": row["late"],
+                "ruling": _ruling_json(rulings[row["pk"]]) if row["pk"] in rulings else None,
+            }
+        )
+        if current is not None and row["round_id"] == current.pk and row["is_current"]:
+            listed["slip"] = {
+                "id": row["pk"],
+                "round": row["round__number"],
+                "word": row["word"],
+                "ref": row["ref"],
+                "score": row["announced_score"],
+                "received_at": row["received_at"],
+            }
+    if last is not None:
+        top = (
+            {"ref": last.played_ref, "word": last.played_word, "score": last.played_score}
+            if last.played_word
+            else None
+        )
+        results = only(Ruling.objects.filter(round=last)).values(
+            "player_id",
+            "code",
+            "reason",
+            "points",
+            "penalty",
+            "warning_penalty",
+            "solo",
+            "move_score",
+            "found_top",
+            "submission_id",
+            "submission__word",
+            "submission__ref",
+            "submission__announced_score",
+        )
+        for pk in mine:
+            mine[pk]["result"] = {"round": last.number, "top": top, "ruling": None}
+        for row in results.order_by():
+            if row["player_id"] not in mine:
+                continue
+            mine[row["player_id"]]["result"]["ruling"] = {
+                "code": row["code"],
+                "label": str(_LABELS.get(row["code"], row["code"])),
+                "reason": row["reason"],
+                "points": row["points"],
+                "penalty": row["penalty"] + row["warning_penalty"],
+                "solo": row["solo"],
+                "total": _total(row),
+                "move_score": row["move_score"],
+                "found_top": row["found_top"],
+                "slip": None
+                if row["submission_id"] is None
+                else {
+                    "word": row["submission__word"],
+                    "ref": row["submission__ref"],
+                    "score": row["submission__announced_score"],
+                },
+            }
+    standings = _standings_cached(event=event)
+    rows = {row.player_id: row for row in standings.rows}  # row_of is a scan: once per player
+    for pk, listed in mine.items():
+        row = rows.get(pk)
+        listed["standings"] = _row_json(row, standings) | {"me": True} if row else None
+    return mine
+
+
+@dataclass(frozen=True)
+class PlayState:
+    version: str
+    data: dict[str, Any]
+
+
+def play_state_for_phone(*, player: Player, now: datetime, version: str) -> PlayState:
+    """Everything the player's phone shows now (``now`` is the server clock): the shared part
+    (``play_shared``) and the player's own (``play_personal_many``); ``version`` is the caller's
+    (read before this, so that a change meanwhile reads as a newer version)."""
+    event = player.event
+    game = game_current(event_id=player.event_id)
+    personal = play_personal_many(event=event, game=game, player_ids=[player.pk])[player.pk]
+    data = (
+        {"version": version, "server_time": now}
+        | play_shared(event=event, game=game, now=now)
+        | personal
+    )
     return PlayState(version=version, data=data)
 
 
@@ -213,70 +343,3 @@ def slip_receipt(*, slip: Submission) -> dict[str, Any]:
         round_id=slip.round_id, player_id=slip.player_id, pk__lt=slip.pk
     ).exists()
     return {**(_slip_json(slip) or {}), "replaced_previous": replaced}
-
-
-def _slip_ruling_json(ruling: Ruling) -> dict[str, Any]:
-    return {
-        "code": ruling.code,
-        "label": ruling.get_code_display(),
-        "reason": ruling.reason,
-        "points": ruling.points,
-        "total": ruling.total,
-    }
-
-
-def play_slips(*, player: Player, game: Game | None = None) -> list[dict[str, Any]]:
-    """The player's own slips in the game being played (``game``, when the caller has read
-    it), newest first: what they show an arbiter in a dispute. Each with the time the server
-    received it (or the arbiter typed it), whether it is the one that counts (``current``),
-    and, once its round is published, the ruling it got; a slip a later one replaced has no
-    ruling of its own."""
-    game = game or game_current(event_id=player.event_id)
-    if game is None:
-        return []
-    slips = (
-        Submission.objects.filter(player=player, round__game=game)
-        .select_related("round")
-        .order_by("-round__number", "-received_at", "-pk")
-    )
-    rulings = {
-        ruling.submission_id: ruling
-        for ruling in Ruling.objects.filter(
-            player=player,
-            round__game=game,
-            round__status=Round.Status.PUBLISHED,
-            submission__isnull=False,
-        ).order_by()
-    }
-    return [
-        {
-            "id": slip.pk,
-            "round": slip.round.number,
-            "round_status": slip.round.status,
-            "word": slip.word,
-            "ref": slip.ref,
-            "score": slip.announced_score,
-            "received_at": slip.received_at,
-            "source": slip.source,
-            "current": slip.is_current,
-            "late": slip.late,
-            "ruling": _slip_ruling_json(rulings[slip.pk]) if slip.pk in rulings else None,
-        }
-        for slip in slips
-    ]
-
-
-def play_state_for_phone(*, player: Player, now: datetime, version: str | None = None) -> PlayState:
-    """``play_state`` with what the phone page needs besides: the event's warning time and
-    time zone (the countdown's colour, the times shown) and the player's slips
-    (``play_slips``). The version is ``play_state``'s (the caller's, when it has read it):
-    every slip and every published ruling changes it."""
-    game = game_current(event_id=player.event_id)
-    state = play_state(player=player, now=now, version=version, game=game)
-    event = player.event
-    data = state.data | {
-        "event": state.data["event"]
-        | {"warning_seconds": event.warning_seconds, "time_zone": event.time_zone},
-        "slips": play_slips(player=player, game=game),
-    }
-    return PlayState(version=state.version, data=data)

@@ -32,6 +32,7 @@ from arbiter.rules import (
 from arbiter.state import board_before, lexicon_for, lexicon_title, policy_for
 from engine.tiles import TileSet
 from tournament.bulk import rows_insert
+from tournament.changes import RULED, change_announce
 from tournament.models import Game, Player, Round, Ruling, Submission
 from tournament.selectors import unique_or_none
 from tournament.vocabulary import ruling_total
@@ -134,6 +135,7 @@ def player_rule(*, round: Round, player: Player, now: datetime) -> Ruling:
     Ruling.objects.filter(round=round, player=player).delete()
     fresh.save()
     rulings_derive(game=round.game, from_round=round.number)
+    change_announce(event_id=round.game.event_id, what=RULED, player_id=player.pk)
     return fresh
 
 

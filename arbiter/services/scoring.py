@@ -21,6 +21,7 @@ from engine.choice import choose_top
 from engine.move import Move
 from engine.movegen import ScoredMove, generate
 from engine.tiles import TileSet
+from tournament.changes import TOPS, change_announce
 from tournament.models import Round
 from tournament.selectors import unique_or_none
 from tournament.services.audit import audit_record
@@ -45,14 +46,15 @@ def round_tops_compute(*, round_id: int, now: datetime | None = None) -> bool:
     best = moves[0].score if moves else 0
     kept = [m for i, m in enumerate(moves) if m.score == best or i < TOPS_KEPT]
     counts = score_counts(m.score for m in moves)
-    return bool(
-        Round.objects.filter(pk=round_id, tops_ready_at__isnull=True).update(
-            tops=[_move_json(m) for m in kept],
-            score_counts={str(score): n for score, n in counts.items()},
-            moves_total=len(moves),
-            tops_ready_at=now or timezone.now(),
-        )
+    computed = Round.objects.filter(pk=round_id, tops_ready_at__isnull=True).update(
+        tops=[_move_json(m) for m in kept],
+        score_counts={str(score): n for score, n in counts.items()},
+        moves_total=len(moves),
+        tops_ready_at=now or timezone.now(),
     )
+    if computed:
+        change_announce(event_id=game.event_id, what=TOPS)
+    return bool(computed)
 
 
 def _tops(round: Round) -> list[ScoredMove]:

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from arbiter.services.rulings import player_rule
+from tournament.changes import SLIP, change_announce
 from tournament.errors import ApplicationError
 from tournament.models import Event, Player, Round, Submission
 from tournament.selectors import unique_or_none
@@ -108,6 +109,24 @@ def slip_record(
         late=late,
         multiple=multiple,
     )
+
+
+def slip_listed(slip: Submission, *, round_number: int, round_status: str) -> dict[str, object]:
+    """A slip as the player's phone lists it (``arbiter.selectors.play.play_personal_many``),
+    before any ruling is shown: JSON-ready."""
+    return {
+        "id": slip.pk,
+        "round": round_number,
+        "round_status": round_status,
+        "word": slip.word,
+        "ref": slip.ref,
+        "score": slip.announced_score,
+        "received_at": slip.received_at.isoformat(),
+        "source": slip.source,
+        "current": slip.is_current,
+        "late": slip.late,
+        "ruling": None,
+    }
 
 
 def round_share_lock(round_id: int) -> None:
@@ -333,6 +352,13 @@ def slip_submit(
     if round.status == Round.Status.SCORED:
         scored = Round.objects.select_related("game__event").get(pk=round.pk)
         player_rule(round=scored, player=player, now=timezone.now())
+    # The player's phone lists it as soon as it is stored (web.live): what play_slips says of it.
+    change_announce(
+        event_id=event.pk,
+        what=SLIP,
+        player_id=player.pk,
+        data=slip_listed(slip, round_number=round.number, round_status=round.status),
+    )
     return slip
 
 

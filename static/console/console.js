@@ -1,6 +1,7 @@
 // The console follows its round: the countdown runs on the server's remaining time, the
 // slips count and the missing list refresh, and the page reloads when the round's status
-// changes (opened, closed, scored, published). Plain polling. The countdown takes the warning
+// changes (opened, closed, scored, published): pushed by the server (web.live), polled where
+// the stream cannot be used. The countdown takes the warning
 // colour at the event's warning time. Keyboard shortcuts: a key outside a text box submits
 // the form (or follows the link) marked data-key with it; the forms that ask still ask.
 (function () {
@@ -67,7 +68,10 @@
   });
 
   setInterval(show, 250);
-  setInterval(poll, 2000);
+  // Pushed by the server when anything changes (web.live: a slip, a round's tops, an action);
+  // polled every 2 s where the stream cannot be used, and every 30 s anyway.
+  var pushed = window.dsLive && window.dsLive(root.dataset.liveUrl, poll, poll);
+  setInterval(poll, pushed ? 30000 : 2000);
   show();
 })();
 

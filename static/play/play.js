@@ -1,18 +1,27 @@
-/* The player's phone page: polls the v1 API, shows the board, rack and server countdown,
- * and hands in slips through an outbox kept in localStorage (retried with backoff until the
- * server answers). The server decides everything: this file helps typing (the notation's
- * format, a blank the word needs and the slip does not mark) and warns before sending, but
- * sends what the player confirms, as an arbiter takes any paper slip; it shows what the
- * server said. */
+/* The player's phone page: follows the server's live stream (Server-Sent Events, web.live),
+ * or polls the v1 API where the stream cannot be used, shows the board, rack and server
+ * countdown, and hands in slips through an outbox kept in localStorage (retried with backoff
+ * until the server answers). The server decides everything: this file helps typing (the
+ * notation's format, a blank the word needs and the slip does not mark) and warns before
+ * sending, but sends what the player confirms, as an arbiter takes any paper slip; it shows
+ * what the server said.
+ *
+ * How state arrives: the stream sends "state" (everything), "shared" (what every phone shows
+ * alike) and "personal" (this player's own part), each with its version in the frame's id.
+ * A lost stream is opened again after 1, 2, 4 ... 30 s (with jitter, so a room does not come
+ * back at once), with the version last seen: only a phone behind is sent the state again.
+ * Until then the page says the connection is lost and what it shows may be out of date. Where
+ * the stream is refused or absent, the page polls, as often as the server says (X-Poll-After). */
 (function () {
   "use strict";
 
   var root = document.getElementById("play");
   if (!root) return;
-  var URLS = { state: root.dataset.stateUrl, submit: root.dataset.submitUrl, standings: root.dataset.standingsUrl };
+  var URLS = { state: root.dataset.stateUrl, submit: root.dataset.submitUrl, standings: root.dataset.standingsUrl, events: root.dataset.eventsUrl };
   var OUTBOX_KEY = "dsplay:outbox:" + root.dataset.event + ":" + root.dataset.player;
-  var POLL_VISIBLE = 2000, POLL_HIDDEN = 15000, POLL_MAX_BACKOFF = 15000;
+  var POLL_DEFAULT = 2000, POLL_MAX_BACKOFF = 30000;
   var RETRY_FIRST = 1000, RETRY_MAX = 15000;
+  var STREAM_FIRST = 1000, STREAM_MAX = 30000;
 
   var $ = function (id) { return document.getElementById(id); };
   var el = function (tag, cls, text) {
@@ -24,6 +33,8 @@
 
   var state = null, etag = null, offsetMs = 0, pollTimer = null, pollFailures = 0;
   var standingsVersion = null, stopped = false;
+  var stream = null, streamFailures = 0, streamTimer = null, polling = !(window.EventSource && URLS.events);
+  var pollAfter = POLL_DEFAULT;
 
   /* --- server clock ------------------------------------------------------------------ */
   function serverNow() { return Date.now() + offsetMs; }
@@ -43,55 +54,132 @@
     return m ? decodeURIComponent(m[1]) : "";
   }
 
-  /* --- polling ---------------------------------------------------------------------- */
+  /* --- the live stream --------------------------------------------------------------- */
+  function setLive(live) { root.dataset.live = live; }
+  function applyFrame(kind, data) {
+    if (kind === "state" || !state) state = data;
+    else Object.keys(data).forEach(function (key) { state[key] = data[key]; });
+    if (kind === "shared") state.slip = slipOf(state);
+    if (data.server_time) learnClock(data.server_time, Date.now());
+    render();
+  }
+  // The player's slip that counts for the round in play, from their slips (as the server does).
+  function slipOf(s) {
+    var round = s.round, found = null;
+    if (!round) return null;
+    (s.slips || []).forEach(function (slip) {
+      if (!found && slip.round === round.number && slip.current && slip.round_status !== "annulled") found = slip;
+    });
+    return found && { id: found.id, round: found.round, word: found.word, ref: found.ref, score: found.score, received_at: found.received_at };
+  }
+  function live() {
+    streamFailures = 0;
+    setLive("live");
+    setNet("ok", gettext("Connected · live (pushed by the server)"));
+    flushOutbox();
+  }
+  function connect() {
+    clearTimeout(streamTimer);
+    if (stopped || polling) return;
+    var url = URLS.events + (state && state.version ? "?v=" + encodeURIComponent(state.version) : "");
+    stream = new EventSource(url);
+    ["state", "shared", "personal"].forEach(function (kind) {
+      stream.addEventListener(kind, function (ev) {
+        var data;
+        try { data = JSON.parse(ev.data); } catch (e) { return; }
+        if (ev.lastEventId) { data.version = ev.lastEventId; etag = '"' + ev.lastEventId + '"'; }
+        applyFrame(kind, data);
+        if (kind === "state") live();
+      });
+    });
+    var opened = false;
+    stream.onopen = function () { opened = true; };
+    stream.addEventListener("current", live);
+    stream.addEventListener("end", function () { lost(); });
+    stream.onerror = function () {
+      // Refused before it opened (no stream on this server, a proxy in the way): poll instead.
+      if (!opened) { stream.close(); stream = null; polling = true; schedulePoll(0); return; }
+      lost();
+    };
+  }
+  // The stream is gone: say so, ask the state once (a refused token ends here), open it again.
+  function lost() {
+    if (stream) { stream.close(); stream = null; }
+    if (stopped) return;
+    streamFailures += 1;
+    setLive("stale");
+    setNet("offline", gettext("Connection lost: reconnecting… What you see may be out of date (your slip is kept on this phone)."));
+    var wait = Math.min(STREAM_FIRST * Math.pow(2, streamFailures - 1), STREAM_MAX);
+    wait = wait / 2 + Math.random() * wait / 2;  // a room's phones do not all come back at once
+    fetchState(function () { streamTimer = setTimeout(connect, wait); });
+  }
+
+  /* --- polling (where the stream cannot be used) ------------------------------------------ */
   function schedulePoll(ms) {
     clearTimeout(pollTimer);
-    if (stopped) return;
+    if (stopped || !polling) return;
     pollTimer = setTimeout(poll, ms);
   }
   function nextPollDelay() {
-    var base = document.visibilityState === "visible" ? POLL_VISIBLE : POLL_HIDDEN;
-    if (pollFailures) return Math.min(base * Math.pow(2, pollFailures), POLL_MAX_BACKOFF);
-    return base;
+    if (pollFailures) return Math.min(pollAfter * Math.pow(2, pollFailures), POLL_MAX_BACKOFF);
+    return pollAfter;
   }
-  function poll() {
+  // One state request (with the version held): calls done(ok, status).
+  function fetchState(done) {
     var sentAt = Date.now();
     var headers = { "Accept": "application/json" };
     if (etag) headers["If-None-Match"] = etag;
-    fetch(URLS.state, { headers: headers, credentials: "same-origin", cache: "no-store" })
+    var url = URLS.state + (document.visibilityState === "hidden" ? "?hidden=1" : "");
+    fetch(url, { headers: headers, credentials: "same-origin", cache: "no-store" })
       .then(function (r) {
         learnClock(r.headers.get("X-Server-Time"), sentAt);
+        var after = parseFloat(r.headers.get("X-Poll-After"));
+        if (after > 0) pollAfter = after * 1000;
         if (r.status === 304) return null;
         if (r.status === 401 || r.status === 403) {
           return r.json().then(function (body) { throw { fatal: true, detail: body.detail }; });
         }
-        if (!r.ok) throw new Error("HTTP " + r.status);
+        if (!r.ok) throw { status: r.status };
         etag = r.headers.get("ETag");
         return r.json();
       })
       .then(function (data) {
-        pollFailures = 0;
-        setNet("ok", gettext("Connected · live"));
         if (data) { state = data; learnClock(data.server_time, sentAt); render(); }
-        flushOutbox();
-        schedulePoll(nextPollDelay());
+        done(true, 200);
       })
       .catch(function (err) {
         if (err && err.fatal) {
           stopped = true;
+          if (stream) { stream.close(); stream = null; }
           setNet("offline", err.detail || gettext("Signed out: scan your QR code again."));
           $("submit").disabled = true;
           return;
         }
-        pollFailures += 1;
-        setNet("offline", gettext("Connection lost: retrying… (your slip is kept on this phone)"));
-        schedulePoll(nextPollDelay());
+        done(false, err && err.status);
       });
   }
+  function poll() {
+    fetchState(function (ok) {
+      if (ok) {
+        pollFailures = 0;
+        setLive("live");
+        setNet("ok", interpolate(gettext("Connected · live (asking every %s s)"), [Math.round(pollAfter / 1000)]));
+        flushOutbox();
+      } else {
+        pollFailures += 1;
+        setLive("stale");
+        setNet("offline", gettext("Connection lost: reconnecting… What you see may be out of date (your slip is kept on this phone)."));
+      }
+      schedulePoll(nextPollDelay());
+    });
+  }
   document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible") schedulePoll(0);
+    if (document.visibilityState === "visible") {
+      if (polling) schedulePoll(0);
+      else if (!stream) connect();
+    }
   });
-  window.addEventListener("online", function () { schedulePoll(0); retryNow(); });
+  window.addEventListener("online", function () { if (polling) schedulePoll(0); else if (!stream) connect(); retryNow(); });
 
   /* --- rendering -------------------------------------------------------------------- */
   // A tile's points in the game's tile set (a blank, or a letter played as one, is 0).
@@ -462,7 +550,7 @@
       if (!current || current.created !== item.created) return; // a newer slip took its place
       if (res.status === 201) {
         writeOutbox({ slip: item.slip, state: "sent", receipt: res.body, attempts: item.attempts, created: item.created });
-        etag = null; schedulePoll(0);
+        if (polling) { etag = null; schedulePoll(0); }  // the stream brings the slip itself
       } else if (res.status === 429 || res.status >= 500) {
         later(item);
       } else if (res.body.code === "round_paused") {
@@ -574,5 +662,5 @@
   }
 
   setInterval(function () { if (state) tick(); if (outbox() && outbox().state === "pending") renderReceipt(); }, 250);
-  poll();
+  if (polling) poll(); else connect();
 })();

@@ -1,8 +1,9 @@
 // The projection screen follows its game (or the event's current game) by itself: board,
 // rack, a large countdown (warning colour from the event's warning time, STOP at the
 // deadline), the last top and how many found it, "End of game", and the standings, a page
-// at a time when they do not fit. Polls the server; the countdown runs on the server's
-// remaining time.
+// at a time when they do not fit. The server pushes "changed" (web.live) and the screen reads
+// its state again (polling where the stream cannot be used); the countdown runs on the
+// server's remaining time.
 (function () {
   "use strict";
   var root = document.getElementById("screen");
@@ -153,7 +154,10 @@
   }
   drawBoard(null, null);
   poll();
-  setInterval(poll, 2000);
+  // Pushed by the server when anything changes (web.live); polled every 2 s where it cannot be,
+  // and every 30 s anyway (a safety net: the countdown runs on the server's time).
+  var pushed = window.dsLive && window.dsLive(root.dataset.liveUrl, poll, poll);
+  setInterval(poll, pushed ? 30000 : 2000);
   setInterval(tick, 250);
   setInterval(function () { if (pages > 1) { page = (page + 1) % pages; showPage(); } }, pageSeconds * 1000);
   // The room for the standings changes with the rack, the top and the window: count again.

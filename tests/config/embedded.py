@@ -104,7 +104,7 @@ def run_embedded(var_dir: Path, env: dict[str, str], *args: str) -> Iterator[Emb
         )
     server = Embedded(process, port, var_dir)
     try:
-        server.wait_for("Quit the server with CONTROL-C.")
+        server.wait_for("Started server process")  # gunicorn's uvicorn worker is serving
         wait_for_port(port, process, var_dir / "run.log")
         yield server
     finally:

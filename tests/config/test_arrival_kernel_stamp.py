@@ -1,6 +1,10 @@
 """The production server stamps a request with the kernel's time of arrival of its first bytes
-(config/gunicorn_worker.py), so a request that waited in the accept queue, or for a thread, is
-still stamped when it came in."""
+(config/gunicorn_worker.py), so a request that waited in the accept queue, or unread while the
+event loop was busy, is still stamped when it came in.
+
+The stamp rides on private pieces of asyncio (the selector transport's read) and of uvicorn
+(its httptools protocol), whose versions pyproject.toml bounds: these tests fail on a version
+that breaks them."""
 
 from __future__ import annotations
 
@@ -22,15 +26,15 @@ from tests.config.settings_probe import ROOT
 HOST = "127.0.0.1"
 
 
-def echo_arrival(environ: dict[str, Any], start_response: Any) -> list[bytes]:
-    """A WSGI app for the worker under test: answers the stamp it was given, and when."""
-    if environ["PATH_INFO"] == "/slow":
-        time.sleep(1.5)  # holds the only thread
-    body = json.dumps({"stamp": environ.get(ARRIVED_AT), "served": time.time()}).encode()
-    start_response(
-        "200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
-    )
-    return [body]
+async def echo_arrival(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """An ASGI app for the worker under test: answers the stamp it was given, and when."""
+    if scope["path"] == "/slow":
+        time.sleep(1.5)  # holds the event loop: nothing else is read meanwhile
+    stamp = (scope.get("extensions") or {}).get(ARRIVED_AT)
+    body = json.dumps({"stamp": stamp, "served": time.time()}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
 
 
 def _listener() -> socket.socket:
@@ -84,17 +88,16 @@ def test_no_stamp_without_bytes_to_read() -> None:
 
 
 @pytest.fixture
-def one_thread_server(tmp_path: Path) -> Iterator[int]:
-    """The production settings with one worker, one thread and two connections at a time (at
-    its limit, gthread's loop neither accepts nor reads): a second request waits for the first,
-    unread, its bytes in the kernel."""
+def one_loop_server(tmp_path: Path) -> Iterator[int]:
+    """The production settings (config/gunicorn.py, its worker) with one worker: while it runs
+    a request that holds its loop, a second request's bytes wait unread in the kernel."""
     with socket.socket() as probe:
         probe.bind((HOST, 0))
         port = int(probe.getsockname()[1])
     log = (tmp_path / "gunicorn.log").open("wb")
     args = [str(Path(sys.executable).parent / "gunicorn"), f"{__name__}:echo_arrival"]
     args += ["-c", "config/gunicorn.py", "-b", f"{HOST}:{port}", "--workers", "1"]
-    args += ["--threads", "1", "--worker-connections", "2", "--keep-alive", "0"]
+    args += ["--keep-alive", "0"]
     server = subprocess.Popen(args, cwd=ROOT, env=os.environ, stdout=log, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 30
@@ -121,16 +124,35 @@ def _get(port: int, path: str) -> dict[str, Any]:
     return dict(json.loads(answer.partition(b"\r\n\r\n")[2]))
 
 
-def test_a_request_queued_behind_a_busy_worker_is_stamped_when_it_came_in(
-    one_thread_server: int,
+def test_a_request_unread_behind_a_busy_loop_is_stamped_when_it_came_in(
+    one_loop_server: int,
 ) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(2) as pool:
-        slow = pool.submit(_get, one_thread_server, "/slow")
-        time.sleep(0.3)  # the slow one holds the worker's only connection
+        slow = pool.submit(_get, one_loop_server, "/slow")
+        time.sleep(0.3)  # the slow one holds the worker's loop
         sent = time.time()
-        queued = pool.submit(_get, one_thread_server, "/").result()
+        queued = pool.submit(_get, one_loop_server, "/").result()
         slow.result()
     assert queued["served"] - sent > 1.0  # it did wait, unread
     assert sent - 0.001 <= queued["stamp"] <= sent + 0.2, (sent, queued)
+
+
+def test_the_private_pieces_the_stamp_extends_are_still_there() -> None:
+    """What config/gunicorn_worker.py overrides, by name: an upgrade that renames one fails
+    here (and the test above says whether the stamp still comes from the kernel)."""
+    import inspect
+    from asyncio import selector_events
+
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    from config.gunicorn_worker import ArrivalEventLoop, ArrivalSocketTransport
+
+    transport = selector_events._SelectorSocketTransport  # type: ignore[attr-defined]
+    assert "_read_ready__data_received" in vars(transport)
+    assert issubclass(ArrivalSocketTransport, transport)
+    made = inspect.signature(selector_events.BaseSelectorEventLoop._make_socket_transport)
+    assert list(made.parameters) == ["self", "sock", "protocol", "waiter", "extra", "server"]
+    assert issubclass(ArrivalEventLoop, selector_events.BaseSelectorEventLoop)
+    assert callable(HttpToolsProtocol.on_message_begin)

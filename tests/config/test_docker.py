@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -20,6 +21,7 @@ import yaml
 from config.healthcheck import probe_host
 from tests.config.embedded import free_port, python_run, wait_for_port
 from tests.config.settings_probe import ROOT, SCRUBBED, settings_chosen
+from tests.conftest import services_required
 
 DOCKER = ROOT / "docker"
 APP_SERVICES = ["web", "worker", "beat"]
@@ -58,16 +60,43 @@ def compose() -> dict:
 
 def test_compose_runs_web_worker_beat_redis_and_postgres_with_healthchecks(compose):
     services = compose["services"]
-    assert set(services) == {"web", "worker", "beat", "redis", "postgres"}
+    assert set(services) == {"web", "balancer", "worker", "beat", "redis", "postgres"}
     for name in ["web", "worker", "redis", "postgres"]:
         assert "healthcheck" in services[name], name
     for name in APP_SERVICES:
         conditions = services[name]["depends_on"]
         assert conditions["redis"]["condition"] == "service_healthy"
     assert services["web"]["depends_on"]["postgres"]["condition"] == "service_healthy"
-    assert "gunicorn config.wsgi" in services["web"]["command"]
+    assert "gunicorn config.asgi" in services["web"]["command"]
     assert services["worker"]["command"][:6] == ["python", "-m", "celery", "-A", "config", "worker"]
     assert services["beat"]["command"][:6] == ["python", "-m", "celery", "-A", "config", "beat"]
+
+
+def test_web_runs_as_two_replicas_behind_the_haproxy_balancer(compose):
+    services = compose["services"]
+    web, balancer = services["web"], services["balancer"]
+    assert web["deploy"]["replicas"] >= 2
+    assert "ports" not in web  # only the balancer is published: replicas cannot share a port
+    assert balancer["image"].startswith("haproxy:")
+    assert balancer["ports"] == ["${WEB_PORT:-8000}:8000"]
+    assert "./haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro" in balancer["volumes"]
+    assert balancer["depends_on"]["web"]["condition"] == "service_healthy"
+    config = (DOCKER / "haproxy.cfg").read_text()
+    assert "server-template web" in config and "web:8000" in config
+    assert "balance leastconn" in config and "option redispatch" in config
+
+
+def test_the_balancers_configuration_is_one_haproxy_accepts():
+    haproxy = shutil.which("haproxy")
+    if haproxy is None:
+        reason = "haproxy is not installed (.ci/run installs Debian's)"
+        if services_required():
+            pytest.fail(f"REQUIRE_SERVICES=1 but {reason}", pytrace=False)
+        pytest.skip(reason)
+    checked = subprocess.run(
+        [haproxy, "-c", "-f", str(DOCKER / "haproxy.cfg")], capture_output=True, text=True
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
 def test_env_example_lists_every_variable_compose_reads():
@@ -142,7 +171,7 @@ def gunicorn_serving(tmp_path: Path, allowed_hosts: str) -> Iterator[int]:
     )
     with (tmp_path / "gunicorn.log").open("wb") as log:
         server = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "config.wsgi", "-c", "config/gunicorn.py"]
+            [sys.executable, "-m", "gunicorn", "config.asgi", "-c", "config/gunicorn.py"]
             + ["--bind", f"127.0.0.1:{port}", "--workers", "1"],
             cwd=ROOT,
             env=env,

@@ -116,6 +116,7 @@ class Process:
 class Stack:
     folder: Path
     embedded: bool = False  # run_embedded's defaults: no Redis, the folder broker, DEBUG on
+    database_url: str | None = None  # PostgreSQL (the two-node test); else a SQLite file
     redis_port: int = field(default_factory=free_port)
     web_port: int = field(default_factory=free_port)
     processes: list[Process] = field(default_factory=list)
@@ -133,7 +134,8 @@ class Stack:
         env.update(
             DJANGO_SETTINGS_MODULE="config.settings",
             VAR_DIR=str(self.folder / "var"),
-            DATABASE_URL=f"sqlite:///{self.folder}/db.sqlite3",
+            STATIC_ROOT=str(self.folder / "static"),
+            DATABASE_URL=self.database_url or f"sqlite:///{self.folder}/db.sqlite3",
             ROUNDS_SWEEP_SECONDS="1",
             HEALTH_HEARTBEAT_SECONDS="1",
             LOG_LEVEL="INFO",
@@ -220,10 +222,12 @@ class Stack:
         args = [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO"]
         return self.start("beat", args, ready=lambda p: "beat: Starting" in p.output())
 
-    def web(self, name: str = "web") -> Process:
-        args = [str(Path(sys.executable).parent / "gunicorn"), "config.wsgi"]
-        args += ["-w", "2", "-k", "gthread", "--threads", "4", "-b", f"{HOST}:{self.web_port}"]
-        return self.start(name, args, ready=lambda p: self.healthz()[0] != 0)
+    def web(self, name: str = "web", *, port: int | None = None, workers: int = 2) -> Process:
+        """The production server (gunicorn, config/gunicorn.py) on ``port`` (``web_port``)."""
+        port = port or self.web_port
+        args = [str(Path(sys.executable).parent / "gunicorn"), "config.asgi"]
+        args += ["-c", "config/gunicorn.py", "-w", str(workers), "-b", f"{HOST}:{port}"]
+        return self.start(name, args, ready=lambda p: self.healthz(port)[0] != 0)
 
     def run_embedded(self) -> Process:
         """``manage.py run_embedded``: Django's server, and the worker (with beat) it supervises."""
@@ -260,13 +264,19 @@ class Stack:
     # --- HTTP and the database -----------------------------------------------------------
 
     def request(
-        self, method: str, path: str, *, token: str | None = None, body: object = None
+        self,
+        method: str,
+        path: str,
+        *,
+        token: str | None = None,
+        body: object = None,
+        port: int | None = None,
     ) -> tuple[int, Any]:
         headers = {"Content-Type": "application/json"}
         if token:
             headers["Authorization"] = f"Bearer {token}"
         try:
-            conn = http.client.HTTPConnection(HOST, self.web_port, timeout=15)
+            conn = http.client.HTTPConnection(HOST, port or self.web_port, timeout=15)
             payload = None if body is None else json.dumps(body).encode()
             conn.request(method, path, body=payload, headers=headers)
             response = conn.getresponse()
@@ -279,12 +289,14 @@ class Stack:
         except ValueError:
             return response.status, text[:300]
 
-    def healthz(self) -> tuple[int, Any]:
-        return self.request("GET", "/healthz")
+    def healthz(self, port: int | None = None) -> tuple[int, Any]:
+        return self.request("GET", "/healthz", port=port)
 
-    def slip(self, token: str, *, round: int, word: str, ref: str, score: int) -> tuple[int, Any]:
+    def slip(
+        self, token: str, *, round: int, word: str, ref: str, score: int, port: int | None = None
+    ) -> tuple[int, Any]:
         body = {"round": round, "word": word, "ref": ref, "score": score}
-        return self.request("POST", "/api/v1/play/submissions", token=token, body=body)
+        return self.request("POST", "/api/v1/play/submissions", token=token, body=body, port=port)
 
     def query(self, sql: str, *params: object) -> list[tuple[Any, ...]]:
         with sqlite3.connect(self.folder / "db.sqlite3", timeout=20) as db:

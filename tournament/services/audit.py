@@ -4,6 +4,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 
+from tournament.changes import change_announce
 from tournament.models import AuditEntry, Event, Game, Round
 
 
@@ -20,6 +21,7 @@ def audit_record(
     if "." not in action:
         raise ValueError(f"audit action {action!r} is not namespaced (app.entity.verb)")
     user = actor if isinstance(actor, AbstractBaseUser) else None
+    change_announce(event_id=event.pk, what=action)  # every audited action shows live
     return AuditEntry.objects.create(
         event=event,
         game=game,
@@ -44,6 +46,7 @@ def audit_record_many(
         raise ValueError(f"audit action {action!r} is not namespaced (app.entity.verb)")
     user = actor if isinstance(actor, AbstractBaseUser) else None
     name = user.get_username() if user is not None else ""
+    change_announce(event_id=event.pk, what=action)
     entries = [
         AuditEntry(event=event, actor=user, actor_name=name, action=action, data=item)
         for item in data

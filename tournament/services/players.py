@@ -6,6 +6,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from tournament.categories import age_category_parse, series_parse
+from tournament.changes import TOKEN, change_announce, token_digest
 from tournament.errors import ApplicationError
 from tournament.models import Event, Player
 from tournament.models.player import token_new
@@ -84,10 +85,21 @@ def player_register(
     return player
 
 
+def _token_forget(player: Player) -> None:
+    """Whoever remembers the player's current token (the live poll's cache) forgets it."""
+    change_announce(
+        event_id=player.event_id,
+        what=TOKEN,
+        player_id=player.pk,
+        data={"token_digest": token_digest(player.token)},
+    )
+
+
 @transaction.atomic
 def player_token_reissue(*, player: Player, actor: User | None) -> Player:
     """Give the player a new secret token (a lost or shared QR code); the old one stops working."""
     player = Player.objects.select_for_update().get(pk=player.pk)
+    _token_forget(player)
     player.token = token_new()
     player.token_revoked_at = None
     player.save(update_fields=["token", "token_revoked_at"])
@@ -110,6 +122,7 @@ def player_token_revoke(*, player: Player, actor: User | None) -> Player:
         )
     player.token_revoked_at = timezone.now()
     player.save(update_fields=["token_revoked_at"])
+    _token_forget(player)
     audit_record(
         event=player.event,
         action="tournament.player.token_revoked",

@@ -43,6 +43,8 @@ from web.api.serializers import (
 from web.api.throttling import PlayStateThrottle, PlaySubmissionsThrottle
 from web.arrival import arrived_at
 from web.i18n import event_language_activate
+from web.live.polling import POLL_HEADER, poll_seconds
+from web.live.store import live_version
 
 
 class IsPlayer(BasePermission):
@@ -99,8 +101,11 @@ class PlayStateView(PlayAPIView):
     @extend_schema(
         operation_id="play_state",
         summary="What the player's phone shows now",
-        description="Poll it (every ~2 s). Send the last ETag as If-None-Match: an unchanged "
-        "state is a 304 with no body. X-Server-Time carries the server clock either way. "
+        description="Where the live stream (GET /api/v1/play/events, Server-Sent Events) "
+        "cannot be used, poll it: wait the seconds X-Poll-After says before the next poll "
+        "(?hidden=1 while the page is hidden). Send the last ETag as If-None-Match: an "
+        "unchanged state is a 304 with no body. X-Server-Time carries the server clock "
+        "either way. "
         "`slips` is the player's own slip history for the game (what they show an arbiter "
         "in a dispute): every slip with its server receipt time, which one counts, and its "
         "ruling once the round is published.",
@@ -118,13 +123,19 @@ class PlayStateView(PlayAPIView):
     def get(self, request: Request) -> Response:
         player = _caller(request).player
         now = timezone.now()
-        version = play_state_version(player=player)
+        version = live_version(event_id=player.event_id, player_id=player.pk)
+        if version is None:  # the live versions cannot be read (Redis down): the database's
+            version = "db-" + play_state_version(player=player)
         etag = f'"{version}"'
         headers = {"ETag": etag, "X-Server-Time": now.isoformat(), "Cache-Control": "no-cache"}
+        hidden = request.query_params.get("hidden") == "1"
         if request.headers.get("If-None-Match") == etag:
+            headers[POLL_HEADER] = str(poll_seconds(status=None, hidden=hidden))
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
         state = play_state_for_phone(player=player, now=now, version=version)
-        headers["ETag"] = f'"{state.version}"'
+        round_ = state.data["round"]
+        seconds = poll_seconds(status=round_["status"] if round_ else "", hidden=hidden)
+        headers[POLL_HEADER] = str(seconds)
         return Response(StateSerializer(state.data).data, headers=headers)
 
 

@@ -30,7 +30,9 @@ from web.console.setup import form_error, readable
 from web.permissions import DIRECTOR, STAFF, AuthenticatedHttpRequest, event_role, event_roles
 from web.standings_filter import common_rounds_asked, player_filter_parse, player_filter_query
 
-REFRESH_SECONDS = 20  # the ranking page reloads itself: the rooms publish at their own pace
+# The page follows the rooms live (static/console/live.js, web.live); it also reloads itself
+# this often, where the live stream cannot be used.
+REFRESH_SECONDS = 60
 
 
 class RoomForm(forms.Form):

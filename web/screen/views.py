@@ -69,6 +69,7 @@ def _page(request: HttpRequest, event: Event, game: Game | None, state_url: str)
             "state_url": state_url + _query(request, only),
             "page_seconds": STANDINGS_PAGE_SECONDS,
             "filter_label": player_filter_label(only),
+            "simultaneous": _simultaneous(request),
         },
     )
 

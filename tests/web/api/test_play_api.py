@@ -59,7 +59,7 @@ def test_ann_sees_the_open_round_with_rack_board_and_the_server_clock(
 
 
 def test_an_unchanged_state_is_a_304_and_a_new_slip_changes_it(
-    frozen_clock, phone, ann, game
+    frozen_clock, phone, ann, game, django_capture_on_commit_callbacks
 ) -> None:
     open_round(game, now=T0)
     client = phone(ann)
@@ -67,7 +67,11 @@ def test_an_unchanged_state_is_a_304_and_a_new_slip_changes_it(
     unchanged = client.get(STATE, HTTP_IF_NONE_MATCH=etag)
     assert unchanged.status_code == 304 and not unchanged.content
     assert unchanged["X-Server-Time"]
-    client.post(SUBMISSIONS, {"round": 1, "ref": "H4", "word": "WROTE", "score": 24}, format="json")
+    assert unchanged["X-Poll-After"] == "2"  # the round is open
+    with django_capture_on_commit_callbacks(execute=True):  # the live version moves on commit
+        client.post(
+            SUBMISSIONS, {"round": 1, "ref": "H4", "word": "WROTE", "score": 24}, format="json"
+        )
     changed = client.get(STATE, HTTP_IF_NONE_MATCH=etag)
     assert changed.status_code == 200
     assert changed.json()["slip"]["word"] == "WROTE"

@@ -2,10 +2,11 @@
 
 Migrates the SQLite database, makes sure the demo event and the ``director`` account exist,
 starts a Celery worker with an embedded beat (``celery -A config worker -B``) on the
-filesystem broker as a child process, then runs Django's development server. A worker that
-exits on its own is started again (``WorkerSupervisor``: after 1 s, then 2, 4 ... up to 30 s
-while it keeps dying), each time logged. Ctrl-C stops the server and the worker (its whole
-process group).
+filesystem broker as a child process, then runs the production web server (gunicorn with
+uvicorn, ``web/management/server.py``: the live stream, the static files as in production).
+A worker that exits on its own is started again (``WorkerSupervisor``: after 1 s, then 2, 4
+... up to 30 s while it keeps dying), each time logged. Ctrl-C stops the server and the worker
+(its whole process group).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournament.services import demo_event_ensure, director_user_ensure
 from web.management.phones import phones_lines
+from web.management.server import serve
 
 logger = logging.getLogger(__name__)
 
@@ -223,6 +225,8 @@ class Command(BaseCommand):
 
         self.stdout.write("Migrating the database...")
         call_command("migrate", interactive=False, verbosity=0)
+        if not settings.DEBUG:  # the static files are served as in production: collected
+            call_command("collectstatic", interactive=False, verbosity=0)
         event = demo_event_ensure()
         _, created = director_user_ensure(username=DIRECTOR_USERNAME, password=DIRECTOR_PASSWORD)
 
@@ -236,11 +240,8 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
         phones = phones_lines(public_url, port, settings.LAN_ADDRESSES) if public_url else []
         self._banner(host, port, event.name, created, worker is not None, log_path, phones)
-        # Django's "This is a development server" notice: the embedded run is meant for one
-        # machine on a club night (README, "Embedded mode"), and a start prints no warning.
-        os.environ.setdefault("DJANGO_RUNSERVER_HIDE_WARNING", "true")
         try:
-            call_command("runserver", f"{host}:{port}", use_reloader=False, skip_checks=True)
+            serve(host, port)  # the production server (web/management/server.py)
         finally:
             # A second signal (an impatient Ctrl-C, make forwarding SIGTERM) must not cut the
             # worker's shutdown short and leave it orphaned.
@@ -276,6 +277,9 @@ class Command(BaseCommand):
             f"  Demo event: {event_name}",
             f"  Database:   {settings.DATABASES['default']['NAME']}",
             f"  Broker:     {broker}",
+            "  Server:     gunicorn + uvicorn (as in production), one web process",
+            "  Live:       changes pushed to phones, screens and consoles (Server-Sent Events;"
+            " polling where a browser cannot)",
             (
                 f"  Worker:     celery worker + beat, log in {log_path}"
                 if with_worker

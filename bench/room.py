@@ -1,0 +1,479 @@
+"""A room as the server sees it (issue 26): ``--connected`` phones stay connected the whole round,
+as the phone page does (the live stream, or ``--mode poll`` polling as the server says), while
+``--slips`` phones hand in a slip each in the round's last ``--window`` seconds; then the round is
+published and every connected phone must see it.
+
+    .venv/bin/python bench/room.py --connected 3000 --slips 1000 --json
+    .venv/bin/python bench/room.py --connected 3000 --slips 1000 --nodes 2 --kill-node --json
+
+The production set-up: gunicorn with config/gunicorn.py on a fresh PostgreSQL database
+(127.0.0.1:5432, dropped at the end) and the bench's own redis-server on a free port; with
+``--nodes 2``, two such servers behind Debian's HAProxy (docker/haproxy.cfg's settings), and
+``--kill-node`` SIGKILLs one in the middle of the slips (its phones reconnect through the
+balancer). The phones are one asyncio loop (``bench/phones.py`` for the slips).
+
+Reported (``--json``): ``connected`` (phones with a stream, or polling, when the round opened),
+``slips_sent``, ``slips_acknowledged`` (201), ``slips_lost`` (acknowledged, not in the
+database: must be 0), ``slips_refused_on_time`` (sent before deadline + grace, refused: must be
+0), ``slip_p50_ms``/``slip_p99_ms``, ``open_seen_p99_ms`` and ``state_change_p99_ms`` (from the
+round's opening, and from its publication, to the phones seeing it: p99 over the phones),
+``publish_seen_within_1s`` (the share of phones), ``web_cpu_ms_per_connected_phone_per_minute``
+(the web processes' processor time over ``--idle`` seconds with every phone connected and
+nothing happening), ``errors`` (phones that could not connect or lost their stream for good,
+and slips unanswered), and the load average before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.haproxy import haproxy_config  # noqa: E402
+from bench.phones import Phone, _send, classify, quantiles  # noqa: E402
+from bench.slips import (  # noqa: E402
+    HOST,
+    _cpu_seconds,
+    _free_port,
+    _postgres_database,
+    _postgres_drop,
+    _redis_start,
+    _stop,
+    _wait_healthy,
+)
+
+ROUND_SECONDS = 60
+
+
+class Connected:
+    """One phone that stays connected: a stream (reconnecting with its version, as the page
+    does), or a poller."""
+
+    def __init__(self, port: int, token: str, mode: str) -> None:
+        self.port, self.token, self.mode = port, token, mode
+        self.version: str | None = None
+        self.seen: dict[str, float] = {}  # round status -> when this phone first saw it
+        self.connected = False
+        self.reconnects = 0
+        self.failed = False
+        self.stop = False
+
+    def _note(self, data: bytes) -> None:
+        now = time.time()
+        for status in (b'"status":"open"', b'"status":"published"'):
+            if status in data:
+                key = status.split(b":")[1].strip(b'"').decode()
+                self.seen.setdefault(key, now)
+
+    async def run(self) -> None:
+        failures = 0
+        while not self.stop:
+            try:
+                if self.mode == "push":
+                    await self._stream()
+                else:
+                    await self._poll()
+                    continue  # the server closed an idle keep-alive: a browser opens another
+            except (OSError, asyncio.IncompleteReadError, ValueError):
+                pass
+            if self.stop:
+                return
+            failures += 1
+            self.reconnects += 1
+            if failures > 8:
+                self.failed = True
+                return
+            wait = min(1.0 * 2 ** (failures - 1), 30.0)
+            await asyncio.sleep(wait / 2 + random.random() * wait / 2)
+
+    async def _stream(self) -> None:
+        reader, writer = await asyncio.open_connection(HOST, self.port, limit=1 << 20)
+        try:
+            head = [
+                "GET /api/v1/play/events HTTP/1.1",
+                f"Host: {HOST}",
+                f"Authorization: Bearer {self.token}",
+            ]
+            if self.version:
+                head.append(f"Last-Event-ID: {self.version}")
+            writer.write(("\r\n".join(head) + "\r\n\r\n").encode())
+            status = await reader.readline()
+            if b" 200 " not in status:
+                raise ValueError(status)
+            await reader.readuntil(b"\r\n\r\n")
+            self.connected = True
+            while not self.stop:
+                size = int((await reader.readline()).split(b";")[0] or b"0", 16)
+                if size == 0:
+                    return
+                chunk = await reader.readexactly(size + 2)
+                for line in chunk.split(b"\n"):
+                    if line.startswith(b"id: "):
+                        self.version = line[4:].decode()
+                    elif line.startswith(b"data: "):
+                        self._note(line)
+        finally:
+            self.connected = False
+            writer.close()
+
+    async def _poll(self) -> None:
+        reader, writer = await asyncio.open_connection(HOST, self.port, limit=1 << 20)
+        etag = None
+        try:
+            while not self.stop:
+                head = [
+                    "GET /api/v1/play/state HTTP/1.1",
+                    f"Host: {HOST}",
+                    f"Authorization: Bearer {self.token}",
+                ]
+                if etag:
+                    head.append(f"If-None-Match: {etag}")
+                writer.write(("\r\n".join(head) + "\r\n\r\n").encode())
+                status = await reader.readline()
+                if not status:
+                    return  # closed after its keep-alive time: not an error
+                if not status.startswith(b"HTTP/1.1 "):
+                    raise ValueError(status)
+                code = int(status.split()[1])
+                headers = {}
+                while (line := await reader.readline()) not in (b"\r\n", b""):
+                    name, _, value = line.decode("latin-1").partition(":")
+                    headers[name.strip().lower()] = value.strip()
+                body = await reader.readexactly(int(headers.get("content-length", "0")))
+                if code not in (200, 304):
+                    raise ValueError(status)
+                self.connected = True
+                if code == 200:
+                    etag = headers.get("etag")
+                    self._note(body)
+                await asyncio.sleep(float(headers.get("x-poll-after", "2")))
+        finally:
+            self.connected = False
+            writer.close()
+
+
+async def _hand_in(port: int, slip: Phone, timeout: float) -> None:
+    """As the phone's outbox: a slip that got no answer, or the balancer's 502/503/504 (its node
+    died with the request), is sent again a second later, until ``timeout``; its first attempt's
+    times are kept (when it was sent decides whether it was on time)."""
+    first: tuple[float, float] | None = None
+    while True:
+        await _send(port, slip, timeout)
+        if first is None:
+            first = (slip.connect, slip.sent)
+        retry = slip.status == 0 or slip.status in (502, 503, 504)
+        if not retry or time.time() - first[0] > timeout:
+            break
+        slip.retries += 1
+        await asyncio.sleep(1.0)
+        slip.at = time.time()
+    slip.connect, slip.sent = first
+
+
+def _web_pids(servers: list[subprocess.Popen]) -> set[int]:
+    import psutil
+
+    pids: set[int] = set()
+    for server in servers:
+        if server.poll() is None:
+            pids |= {server.pid}
+            pids |= {c.pid for c in psutil.Process(server.pid).children(recursive=True)}
+    return pids
+
+
+def _start_web(port: int, env: dict[str, str], log: Any, workers: int | None) -> subprocess.Popen:
+    args = [str(ROOT / ".venv/bin/gunicorn"), "config.asgi", "-c", str(ROOT / "config/gunicorn.py")]
+    args += ["-b", f"{HOST}:{port}", "--log-level", "warning"]
+    if workers:
+        args += ["--workers", str(workers)]
+    return subprocess.Popen(
+        args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+    )
+
+
+def _start_haproxy(folder: Path, port: int, nodes: list[int]) -> subprocess.Popen:
+    binary = shutil.which("haproxy")
+    if binary is None:
+        raise SystemExit("--nodes 2 needs haproxy (apt-get install haproxy)")
+    config = folder / "haproxy.cfg"
+    config.write_text(haproxy_config(HOST, port, nodes))
+    return subprocess.Popen(
+        [binary, "-f", str(config), "-db"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+
+
+async def _room(args: argparse.Namespace, ctx: dict[str, Any]) -> dict[str, Any]:
+    from asgiref.sync import sync_to_async
+
+    port, tokens = ctx["port"], ctx["tokens"]
+    phones = [Connected(port, t, args.mode) for t in tokens[: args.connected]]
+    tasks = []
+    for i, phone in enumerate(phones):  # connect at a steady pace, as a room arriving
+        tasks.append(asyncio.create_task(phone.run()))
+        if i % 100 == 99:
+            await asyncio.sleep(0.2)
+    deadline = time.monotonic() + 120
+    while sum(p.connected for p in phones) < len(phones) and time.monotonic() < deadline:
+        await asyncio.sleep(0.2)
+    await asyncio.sleep(3)  # the last catch-ups settle
+    connected = sum(p.connected for p in phones)
+    pids = _web_pids(ctx["servers"])
+    before = _cpu_seconds(pids)
+    await asyncio.sleep(args.idle)
+    after = _cpu_seconds(_web_pids(ctx["servers"]))
+    idle_cpu = sum(t - before.get(pid, 0.0) for pid, t in after.items())
+    per_phone_minute = 1000 * idle_cpu / max(1, connected) / (args.idle / 60)
+
+    opened_at = time.time()
+    opened = await sync_to_async(ctx["open"], thread_sensitive=False)()
+    deadline_ts = opened.deadline.timestamp()
+    cutoff = deadline_ts + ctx["grace"]
+    rng = random.Random(2026)
+    word = ctx["word"]
+    slip_tokens = tokens[: args.slips]
+    times = sorted(
+        deadline_ts - args.window + rng.uniform(0, args.window - 0.5) for _ in slip_tokens
+    )
+    slips = [
+        Phone(
+            token=t,
+            body=json.dumps(
+                {"round": opened.number, "ref": "H8", "word": word, "score": rng.randint(0, 80)}
+            ).encode(),
+            at=at,
+        )
+        for t, at in zip(slip_tokens, times, strict=True)
+    ]
+    killer = None
+    if args.kill_node:
+        victim = ctx["servers"][0]
+
+        async def kill() -> None:
+            await asyncio.sleep(max(0.0, deadline_ts - args.window / 2 - time.time()))
+            os.killpg(victim.pid, signal.SIGKILL)
+            ctx["killed_at"] = time.time()
+
+        killer = asyncio.create_task(kill())
+    await asyncio.gather(*(_hand_in(port, s, args.timeout) for s in slips))
+    if killer is not None:
+        await killer
+    await asyncio.sleep(max(0.0, cutoff + 0.5 - time.time()))
+    await sync_to_async(ctx["score"], thread_sensitive=False)(opened)
+    published_at = time.time()
+    await sync_to_async(ctx["publish"], thread_sensitive=False)(opened)
+    wait_until = time.monotonic() + 30
+    while time.monotonic() < wait_until and any(
+        "published" not in p.seen for p in phones if not p.failed
+    ):
+        await asyncio.sleep(0.1)
+    for phone in phones:
+        phone.stop = True
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    open_lat = sorted(p.seen["open"] - opened_at for p in phones if "open" in p.seen)
+    pub_lat = sorted(p.seen["published"] - published_at for p in phones if "published" in p.seen)
+    return {
+        "connected": connected,
+        "phones": len(phones),
+        "slips": slips,
+        "cutoff": cutoff,
+        "round": opened,
+        "idle_cpu_s": round(idle_cpu, 3),
+        "web_cpu_ms_per_connected_phone_per_minute": round(per_phone_minute, 3),
+        "open_seen_p99_ms": quantiles(open_lat).get("p99"),
+        "open_seen_by": len(open_lat),
+        "state_change_p99_ms": quantiles(pub_lat).get("p99"),
+        "state_change_ms": quantiles(pub_lat),
+        "publish_seen_by": len(pub_lat),
+        "publish_seen_within_1s": round(
+            sum(1 for x in pub_lat if x <= 1.0) / max(1, len(phones)), 4
+        ),
+        "phones_failed": sum(p.failed for p in phones),
+        "reconnects": sum(p.reconnects for p in phones),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--connected", type=int, default=3000)
+    parser.add_argument("--slips", type=int, default=1000)
+    parser.add_argument("--window", type=float, default=10.0)
+    parser.add_argument("--mode", choices=["push", "poll"], default="push")
+    parser.add_argument("--nodes", type=int, choices=[1, 2], default=1)
+    parser.add_argument("--kill-node", action="store_true", help="SIGKILL a node mid-slips")
+    parser.add_argument("--workers", type=int, help="gunicorn workers per node")
+    parser.add_argument("--idle", type=float, default=60.0, help="seconds of idle CPU measure")
+    parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if args.kill_node and args.nodes < 2:
+        parser.error("--kill-node needs --nodes 2")
+
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+    folder = Path(tempfile.mkdtemp(prefix="bench-room-"))
+    database_url = _postgres_database()
+    redis_server, redis_url = _redis_start(folder)
+    if database_url is None or redis_url is None:
+        raise SystemExit("bench/room.py needs PostgreSQL on 127.0.0.1:5432 and redis-server")
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "VAR_DIR": str(folder / "var"),
+        "DEBUG": "false",
+        "SECRET_KEY": "bench-" + "r" * 50,
+        "ALLOWED_HOSTS": HOST,
+        "LOG_LEVEL": "WARNING",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
+    os.environ.update(env)
+
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+    from django.utils import timezone
+
+    from arbiter.services import clock, publishing, racks, scoring
+    from tournament.models import Player, Submission
+    from tournament.services.events import event_create
+    from tournament.services.games import game_create
+
+    servers: list[subprocess.Popen] = []
+    balancer = None
+    figures: dict[str, Any] = {}
+    try:
+        call_command("migrate", verbosity=0)
+        event = event_create(
+            name="Room", starts_on=timezone.now().date(), actor=None, round_seconds=ROUND_SECONDS
+        )
+        count = max(args.connected, args.slips)
+        Player.objects.bulk_create(
+            [Player(event=event, name=f"Phone {i}", table=i + 1) for i in range(count)]
+        )
+        tokens = list(
+            Player.objects.filter(event=event).order_by("table").values_list("token", flat=True)
+        )
+        game = game_create(event=event, actor=None, seed=2026)
+        drawn = racks.round_draw(game=game, actor=None)
+        assert drawn is not None
+        log = (folder / "web.log").open("w")
+        ports = [_free_port() for _ in range(args.nodes)]
+        for port in ports:
+            servers.append(_start_web(port, env, log, args.workers))
+        for port, server in zip(ports, servers, strict=True):
+            _wait_healthy(port, server, healthy=False)
+        port = ports[0]
+        if args.nodes > 1:
+            port = _free_port()
+            balancer = _start_haproxy(folder, port, ports)
+            _wait_healthy(port, balancer, healthy=False)
+        load_before = os.getloadavg()
+
+        def open_round() -> Any:
+            return clock.round_open(round=drawn, actor=None)
+
+        def score(opened: Any) -> None:
+            clock.round_close(round_id=opened.pk)
+            scoring.round_score(round_id=opened.pk)
+
+        def publish(opened: Any) -> None:
+            publishing.round_publish(round=opened, actor=None)
+
+        ctx = {
+            "port": port,
+            "tokens": tokens,
+            "servers": servers,
+            "open": open_round,
+            "score": score,
+            "publish": publish,
+            "grace": event.grace_seconds,
+            "word": drawn.rack.replace("?", "")[:4] or "AB",
+        }
+        print(
+            f"{args.connected} phones connected ({args.mode}), {args.slips} slips in the last "
+            f"{args.window:.0f} s, {args.nodes} node(s){' (one killed)' if args.kill_node else ''}",
+            file=sys.stderr,
+        )
+        result = asyncio.run(_room(args, ctx))
+        load_after = os.getloadavg()
+        slips: list[Phone] = result.pop("slips")
+        stamped = set(
+            Submission.objects.filter(round=result.pop("round")).values_list(
+                "player__token", flat=True
+            )
+        )
+        accepted = [p for p in slips if p.status == 201]
+        latencies = sorted(p.latency for p in slips)
+        blame = classify(slips, result.pop("cutoff"))
+        figures = {
+            "mode": args.mode,
+            "nodes": args.nodes,
+            "node_killed": args.kill_node,
+            **result,
+            "slips_sent": len(slips),
+            "slips_acknowledged": len(accepted),
+            "slips_sent_again": sum(p.retries for p in slips),
+            "slips_lost": sum(1 for p in accepted if p.token not in stamped),
+            "slips_refused_on_time": blame["sent_on_time_but_refused"],
+            "slips_unanswered_on_time": blame["sent_on_time_but_unanswered"],
+            "slips_sent_late_by_the_generator": blame["sent_after_deadline"],
+            "slip_p50_ms": quantiles(latencies).get("p50"),
+            "slip_p99_ms": quantiles(latencies).get("p99"),
+            "errors": result["phones_failed"]
+            + result["phones"]
+            - result["connected"]
+            + blame["sent_on_time_but_unanswered"],
+            "refusals": blame["sent_on_time_refusals"],
+            "load_average_before": [round(x, 2) for x in load_before],
+            "load_average_after": [round(x, 2) for x in load_after],
+            "cpus": os.cpu_count(),
+        }
+    finally:
+        for process in [balancer, *servers]:
+            if process is not None and process.poll() is None:
+                _stop(process)
+        connection.close()
+        _postgres_drop(database_url)
+        if redis_server is not None:
+            _stop(redis_server)
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        for key, value in figures.items():
+            print(f"{key}: {value}")
+    ok = (
+        figures["slips_lost"] == 0
+        and figures["slips_refused_on_time"] == 0
+        and figures["errors"] == 0
+        and (figures["slip_p99_ms"] or 0) < 500
+        and figures["publish_seen_within_1s"] >= 0.99
+        and figures["web_cpu_ms_per_connected_phone_per_minute"] < 5
+    )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,50 @@
+/* A staff page that follows its event live (web.live): the server's stream says "changed",
+ * and the page reads itself again, putting back the parts marked data-live-part (by id) so
+ * that a form being filled in is left alone. Where the stream cannot be used, the page's own
+ * refresh (its <meta http-equiv="refresh">) still comes. The same helper drives the projection
+ * screen and the game console: window.dsLive(url, onChange). */
+(function () {
+  "use strict";
+  // Opens the stream at url; calls onChange() at each "changed" (at most once at a time).
+  // Answers false when the browser has no EventSource (the caller keeps polling).
+  window.dsLive = function (url, onChange, onLost) {
+    if (!window.EventSource || !url) return false;
+    var failures = 0, timer = null;
+    function open() {
+      var stream = new EventSource(url);
+      stream.addEventListener("changed", function () { failures = 0; onChange(); });
+      stream.onerror = function () {
+        stream.close();
+        failures += 1;
+        if (onLost) onLost();
+        var wait = Math.min(1000 * Math.pow(2, failures - 1), 30000);
+        clearTimeout(timer);
+        timer = setTimeout(open, wait / 2 + Math.random() * wait / 2);
+      };
+    }
+    open();
+    return true;
+  };
+
+  var root = document.querySelector("[data-live-url][data-live-parts]");
+  if (!root) return;
+  var busy = false, again = false;
+  function reread() {
+    if (busy) { again = true; return; }
+    busy = true;
+    fetch(window.location.href, { credentials: "same-origin", headers: { Accept: "text/html" } })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        if (!html) return;
+        var page = new DOMParser().parseFromString(html, "text/html");
+        root.dataset.liveParts.split(" ").forEach(function (id) {
+          var fresh = page.getElementById(id), here = document.getElementById(id);
+          if (fresh && here) here.replaceWith(fresh);
+        });
+        root.dataset.liveUpdated = String(Date.now());
+      })
+      .catch(function () {})
+      .then(function () { busy = false; if (again) { again = false; reread(); } });
+  }
+  window.dsLive(root.dataset.liveUrl, reread);
+})();

@@ -1,0 +1,137 @@
+"""The phones' poll where the stream cannot be used: an unchanged state is answered 304 from the
+live versions and the remembered token, before Django, with no database and no thread; the
+server says how long to wait before the next poll. And what the hub merges into a player's
+part from a slip's message is what the database then says."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from typing import Any
+
+import pytest
+
+from tests.factories import EventFactory, PlayerFactory
+from tournament.changes import token_digest
+from web.live import hub as live_hub
+from web.live.asgi import live_application
+from web.live.hub import slip_merged, slip_of
+from web.live.polling import poll_seconds
+from web.live.store import LocalStore, event_key, player_key
+
+STATE = "/api/v1/play/state"
+
+
+def run(app: Any, path: str, headers: dict[str, str]) -> list[dict[str, Any]]:
+    """One request through ``app`` on a loop of its own: the ASGI messages it sent."""
+    sent: list[dict[str, Any]] = []
+
+    async def call() -> None:
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        scope = {
+            "type": "http",
+            "method": "GET",
+            "path": path,
+            "query_string": b"hidden=1",
+            "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
+        }
+        try:
+            await app(scope, receive, send)
+        finally:
+            for hub in list(live_hub._hubs.values()):
+                for task in hub.tasks:
+                    task.cancel()
+            live_hub._hubs.clear()
+
+    asyncio.run(call())
+    return sent
+
+
+@pytest.mark.django_db
+def test_an_unchanged_poll_is_a_304_from_the_versions_without_django_or_the_database(
+    settings, tmp_path, monkeypatch
+) -> None:
+    settings.VAR_DIR = tmp_path
+    settings.REDIS_URL = None
+    settings.ALLOWED_HOSTS = ["127.0.0.1"]
+    player = PlayerFactory(event=EventFactory())
+    store = LocalStore()
+    monkeypatch.setattr("web.live.store._store", store)
+    store.token_set(token_digest(player.token), f"{player.pk}:{player.event_id}:en")
+    version = ".".join(store.versions([event_key(player.event_id), player_key(player.pk)]) or [])
+
+    async def django(scope: Any, receive: Any, send: Any) -> None:
+        raise AssertionError("the poll reached Django")
+
+    async def no_database(*args: Any) -> None:
+        raise AssertionError("the poll used the database")
+
+    monkeypatch.setattr(live_hub.Hub, "db", no_database)
+    headers = {
+        "Host": "127.0.0.1",
+        "Authorization": f"Bearer {player.token}",
+        "If-None-Match": f'"{version}"',
+    }
+    start, body = run(live_application(django), STATE, headers)
+    assert start["status"] == 304 and body["body"] == b""
+    answered = dict(start["headers"])
+    assert answered[b"etag"] == f'"{version}"'.encode()
+    assert int(answered[b"x-poll-after"]) == 10  # a hidden page: 2 s x 5
+
+    # A version that moved goes on to Django's view (which answers the whole state).
+    store.bump([player_key(player.pk)], ["moved"])
+    with pytest.raises(AssertionError, match="reached Django"):
+        run(live_application(django), STATE, headers)
+
+
+def test_the_server_says_to_poll_less_often_when_idle_hidden_or_busy() -> None:
+    assert poll_seconds(status="open", hidden=False) == 2
+    assert poll_seconds(status="closed", hidden=False) == 5
+    assert poll_seconds(status="published", hidden=False) == 15
+    assert poll_seconds(status="open", hidden=True) == 10
+    assert poll_seconds(status="open", hidden=False, load=3.0) == 6
+    assert poll_seconds(status="published", hidden=True, load=4.0) == 60  # at most a minute
+
+
+def _slip(pk: int, round_: int, current: bool, second: int) -> dict[str, Any]:
+    return {
+        "id": pk,
+        "round": round_,
+        "round_status": "open",
+        "word": "WORD",
+        "ref": "H8",
+        "score": 10,
+        "received_at": dt.datetime(2026, 5, 1, 20, 0, second, tzinfo=dt.UTC),
+        "source": "phone",
+        "current": current,
+        "late": False,
+        "ruling": None,
+    }
+
+
+def test_a_slip_merged_retires_the_one_that_counted_and_comes_first() -> None:
+    own = {"slips": [_slip(2, 1, True, 5), _slip(1, 1, False, 1)]}
+    later = _slip(3, 1, True, 9) | {"received_at": "2026-05-01T20:00:09+00:00"}
+    slip_merged(own, later)
+    assert [(s["id"], s["current"]) for s in own["slips"]] == [(3, True), (2, False), (1, False)]
+    shared = {"round": {"number": 1}}
+    assert slip_of(own, shared) == {
+        "id": 3,
+        "round": 1,
+        "word": "WORD",
+        "ref": "H8",
+        "score": 10,
+        "received_at": dt.datetime(2026, 5, 1, 20, 0, 9, tzinfo=dt.UTC),
+    }
+    assert slip_of(own, {"round": {"number": 2}}) is None  # a new round: no slip yet
+
+
+def test_an_out_of_order_slip_that_does_not_count_leaves_the_current_one() -> None:
+    own = {"slips": [_slip(2, 1, True, 5)]}
+    slip_merged(own, _slip(3, 1, False, 3))  # handled after, arrived before: it does not count
+    assert [(s["id"], s["current"]) for s in own["slips"]] == [(2, True), (3, False)]

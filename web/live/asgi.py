@@ -1,0 +1,329 @@
+"""The live routes, answered on the event loop before Django's middleware (``config/asgi.py``
+puts ``live_application`` in front of Django):
+
+- ``GET /api/v1/play/events``: a phone's stream (Server-Sent Events), authenticated by its
+  cookie or ``Authorization: Bearer``, as the player API;
+- ``GET /api/v1/play/state`` with ``If-None-Match``: a poll whose version has not moved is
+  answered 304 from the versions (``store``) and the token remembered there, with no thread,
+  no database and one authentication; anything else (a changed state, an error, a first poll)
+  goes on to Django's view, which answers it in full;
+- ``GET /events/<slug>/live/``: a staff page's stream (the session's user, a director or an
+  arbiter of the event): ``changed`` when it should read its state again; ``?rooms=1`` follows
+  every room of the event's simultaneous too (the rooms page).
+
+A request these cannot answer (a host the site does not serve, no credentials) goes to Django,
+which answers it as it answers any.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from collections.abc import Awaitable, Callable
+from http.cookies import SimpleCookie
+from typing import Any
+from urllib.parse import parse_qs
+
+from django.conf import settings
+from django.http import HttpRequest
+from django.http.request import split_domain_port, validate_host
+from django.utils import timezone, translation
+from django.utils.translation import gettext
+
+from tournament.changes import token_digest
+from web.api.authentication import PLAY_COOKIE, play_cookie_token
+from web.live.hub import RETRY_MS, Client, Hub, dumps, frame, hub
+from web.live.polling import POLL_HEADER, poll_seconds
+from web.live.store import event_key, player_key, store
+
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+PHONE_STREAM = "/api/v1/play/events"
+STATE = "/api/v1/play/state"
+STAFF_STREAM = re.compile(r"^/events/(?P<slug>[-\w]+)/live/$")
+
+
+def _headers(scope: Scope) -> dict[bytes, bytes]:
+    return {name.lower(): value for name, value in scope.get("headers", [])}
+
+
+def _cookies(headers: dict[bytes, bytes]) -> dict[str, str]:
+    cookie = SimpleCookie()
+    with contextlib.suppress(Exception):
+        cookie.load(headers.get(b"cookie", b"").decode("latin-1"))
+    return {key: morsel.value for key, morsel in cookie.items()}
+
+
+def _host_ok(headers: dict[bytes, bytes]) -> bool:
+    host = headers.get(b"host", b"").decode("latin-1")
+    domain, _ = split_domain_port(host)
+    allowed = list(settings.ALLOWED_HOSTS)
+    if settings.DEBUG and not allowed:
+        allowed = [".localhost", "127.0.0.1", "[::1]"]
+    return bool(domain) and validate_host(domain, allowed)
+
+
+def _player_token(headers: dict[bytes, bytes], cookies: dict[str, str]) -> str | None:
+    authorization = headers.get(b"authorization", b"").decode("latin-1")
+    keyword, _, token = authorization.partition(" ")
+    if authorization:
+        token = token.strip()
+        return token if keyword.lower() == "bearer" and token and " " not in token else None
+    if PLAY_COOKIE not in cookies:
+        return None
+    request = HttpRequest()
+    request.COOKIES = cookies
+    return play_cookie_token(request)  # the player API's own reading of its signed cookie
+
+
+def _player_lookup(token: str) -> str | None:
+    """``player:event:language`` for an active token; None otherwise (the hub's thread)."""
+    from tournament.selectors import player_by_token
+
+    player = player_by_token(token=token)
+    if player is None or not player.token_is_active:
+        return None
+    return f"{player.pk}:{player.event_id}:{player.event.language}"
+
+
+async def _player(live_hub: Hub, token: str) -> tuple[int, int, str] | None:
+    """(player, event, the event's language) for an active token, from the store when it was
+    seen lately, else from the database (then remembered)."""
+    digest = token_digest(token)
+    found = await store().atoken_get(digest)
+    if found is None:
+        found = await live_hub.db(_player_lookup, token)
+        if found is None:
+            return None
+        await store().atoken_set(digest, found)
+    player_id, event_id, language = found.split(":", 2)
+    return int(player_id), int(event_id), language
+
+
+def _language(cookies: dict[str, str], default: str) -> str:
+    chosen = cookies.get(settings.LANGUAGE_COOKIE_NAME, "")
+    return chosen if chosen in dict(settings.LANGUAGES) else default
+
+
+async def _answer(
+    send: Send, status: int, body: bytes, headers: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"cache-control", b"no-cache"),
+                *(headers or []),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _stream(
+    scope: Scope, receive: Receive, send: Send, live_hub: Hub, client: Client
+) -> None:
+    """Send the client's frames until it goes, or its stream is closed."""
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [
+                (b"content-type", b"text/event-stream; charset=utf-8"),
+                (b"cache-control", b"no-cache"),
+                (b"x-accel-buffering", b"no"),  # a buffering proxy passes each frame at once
+                (b"x-server-time", timezone.now().isoformat().encode()),
+            ],
+        }
+    )
+
+    async def watch() -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                client.close()
+                return
+
+    watcher = asyncio.create_task(watch())
+    try:
+        await send(
+            {
+                "type": "http.response.body",
+                "body": f"retry: {RETRY_MS}\n\n".encode(),
+                "more_body": True,
+            }
+        )
+        while True:
+            data = await client.queue.get()
+            chunks = [data]
+            while not client.queue.empty():  # whatever else is waiting goes in the same write
+                chunks.append(client.queue.get_nowait())
+            if client.closed and b"" in chunks:
+                body = b"".join(chunks)
+                if body:
+                    await send({"type": "http.response.body", "body": body, "more_body": True})
+                break
+            await send({"type": "http.response.body", "body": b"".join(chunks), "more_body": True})
+    except OSError:
+        pass
+    finally:
+        watcher.cancel()
+        live_hub.leave(client)
+        with contextlib.suppress(Exception):
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+def _unauthorized(language: str, code: str) -> bytes:
+    with translation.override(language):
+        if code == "revoked":
+            detail = gettext("This access has been revoked: ask the director for a new QR code.")
+        else:
+            detail = gettext("Unknown token: scan your QR code again.")
+    return dumps({"detail": detail, "code": code})
+
+
+async def phone_stream(scope: Scope, receive: Receive, send: Send, django: ASGIApp) -> None:
+    headers = _headers(scope)
+    cookies = _cookies(headers)
+    token = _player_token(headers, cookies)
+    if token is None:
+        await django(scope, receive, send)  # no credentials: the API's own 401
+        return
+    live_hub = await hub()
+    found = await _player(live_hub, token)
+    if found is None:
+        language = _language(cookies, settings.LANGUAGE_CODE)
+        await _answer(send, 401, _unauthorized(language, "unknown_token"))
+        return
+    player_id, event_id, language = found
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    last = headers.get(b"last-event-id", b"").decode("latin-1") or (query.get("v") or [""])[0]
+    client = Client((event_id,), player_id, _language(cookies, language))
+    live_hub.join(client)
+    try:
+        await live_hub.catch_up(client, last or None)
+    except Exception:
+        live_hub.leave(client)
+        raise
+    await _stream(scope, receive, send, live_hub, client)
+
+
+async def poll(scope: Scope, receive: Receive, send: Send, django: ASGIApp) -> None:
+    """A poll: 304 when the version sent is current, else Django's view."""
+    headers = _headers(scope)
+    cookies = _cookies(headers)
+    token = _player_token(headers, cookies)
+    sent = headers.get(b"if-none-match", b"").decode("latin-1")
+    if token is None or not sent:
+        await django(scope, receive, send)
+        return
+    live_hub = await hub()
+    found = await _player(live_hub, token)
+    if found is None:
+        await django(scope, receive, send)
+        return
+    player_id, event_id, _ = found
+    versions = await store().aversions([event_key(event_id), player_key(player_id)])
+    if versions is None or sent != f'"{".".join(versions)}"':
+        await django(scope, receive, send)
+        return
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    live = live_hub.events.get(event_id)
+    status = None
+    if live is not None and live.shared is not None and live.shared.get("round"):
+        status = live.shared["round"]["status"]
+    seconds = poll_seconds(
+        status=status, hidden=query.get("hidden") == ["1"], load=live_hub.loaded()
+    )
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 304,
+            "headers": [
+                (b"etag", sent.encode()),
+                (b"x-server-time", timezone.now().isoformat().encode()),
+                (b"cache-control", b"no-cache"),
+                (POLL_HEADER.lower().encode(), str(seconds).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": b""})
+
+
+def _staff_events(session_key: str, slug: str, rooms: bool) -> tuple[int, ...] | None:
+    """The events a staff page follows, if the session's user is staff of ``slug``."""
+    from importlib import import_module
+
+    from django.contrib.auth import get_user
+    from django.db.models import Q
+    from django.http import HttpRequest
+
+    from tournament.models import Event
+    from tournament.selectors import host_of
+    from web.permissions import STAFF, event_role
+
+    request = HttpRequest()
+    request.session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    user = get_user(request)
+    event = Event.objects.select_related("host").filter(slug=slug).first()
+    if event is None or event_role(user, event) not in STAFF:
+        return None
+    if not rooms:
+        return (event.pk,)
+    host = host_of(event)
+    return tuple(Event.objects.filter(Q(pk=host.pk) | Q(host=host)).values_list("pk", flat=True))
+
+
+async def staff_stream(
+    scope: Scope, receive: Receive, send: Send, django: ASGIApp, slug: str
+) -> None:
+    headers = _headers(scope)
+    cookies = _cookies(headers)
+    session_key = cookies.get(settings.SESSION_COOKIE_NAME)
+    if not session_key:
+        await django(scope, receive, send)  # not signed in: Django's answer (the login page)
+        return
+    live_hub = await hub()
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    events = await live_hub.db(_staff_events, session_key, slug, query.get("rooms") == ["1"])
+    if events is None:
+        await _answer(
+            send,
+            404,
+            dumps({"detail": "No such event, or you have no role in it.", "code": "not_found"}),
+        )
+        return
+    client = Client(events)
+    live_hub.join(client)
+    client.put(frame("changed", b"{}"))  # read the state now: it may have moved before this
+    await _stream(scope, receive, send, live_hub, client)
+
+
+def live_application(django: ASGIApp) -> ASGIApp:
+    """``django`` with the live routes in front."""
+
+    async def application(scope: Scope, receive: Receive, send: Send) -> None:
+        # The hub listens from the first request on: without Redis the versions are this
+        # process's, kept by the hub's listener from then on.
+        await hub()
+        if scope["type"] == "http" and scope.get("method") == "GET":
+            path = scope.get("path", "")
+            headers = _headers(scope)
+            if _host_ok(headers):
+                if path == PHONE_STREAM:
+                    return await phone_stream(scope, receive, send, django)
+                if path == STATE:
+                    return await poll(scope, receive, send, django)
+                match = STAFF_STREAM.match(path)
+                if match:
+                    return await staff_stream(scope, receive, send, django, match["slug"])
+        await django(scope, receive, send)
+
+    return application
