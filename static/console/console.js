@@ -70,8 +70,7 @@
   setInterval(show, 250);
   // Pushed by the server when anything changes (web.live: a slip, a round's tops, an action);
   // polled every 2 s where the stream cannot be used, and every 30 s anyway.
-  var pushed = window.dsLive && window.dsLive(root.dataset.liveUrl, poll, poll);
-  setInterval(poll, pushed ? 30000 : 2000);
+  window.dsFollow(root.dataset.liveUrl, poll);
   show();
 })();
 

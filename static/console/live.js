@@ -6,15 +6,19 @@
 (function () {
   "use strict";
   // Opens the stream at url; calls onChange() at each "changed" (at most once at a time).
-  // Answers false when the browser has no EventSource (the caller keeps polling).
+  // Answers null when the browser has no EventSource, else {live()}: whether the stream is
+  // connected now. While it is not (refused, lost, reconnecting with its backoff), the caller
+  // polls at its own pace: a page is never left waiting on a stream that is not there.
   window.dsLive = function (url, onChange, onLost) {
-    if (!window.EventSource || !url) return false;
-    var failures = 0, timer = null;
+    if (!window.EventSource || !url) return null;
+    var failures = 0, timer = null, connected = false;
     function open() {
       var stream = new EventSource(url);
-      stream.addEventListener("changed", function () { failures = 0; onChange(); });
+      stream.onopen = function () { connected = true; };
+      stream.addEventListener("changed", function () { connected = true; failures = 0; onChange(); });
       stream.onerror = function () {
         stream.close();
+        connected = false;
         failures += 1;
         if (onLost) onLost();
         var wait = Math.min(1000 * Math.pow(2, failures - 1), 30000);
@@ -23,7 +27,18 @@
       };
     }
     open();
-    return true;
+    return { live: function () { return connected; } };
+  };
+
+  // Calls poll() every 2 s while the stream is not connected, and every 30 s anyway (a safety
+  // net: the countdowns run on the server's time). The screen and the game console use it.
+  window.dsFollow = function (url, poll) {
+    var stream = window.dsLive && window.dsLive(url, poll, poll), last = Date.now();
+    setInterval(function () {
+      if (stream && stream.live() && Date.now() - last < 30000) return;
+      last = Date.now();
+      poll();
+    }, 2000);
   };
 
   var root = document.querySelector("[data-live-url][data-live-parts]");

@@ -156,8 +156,7 @@
   poll();
   // Pushed by the server when anything changes (web.live); polled every 2 s where it cannot be,
   // and every 30 s anyway (a safety net: the countdown runs on the server's time).
-  var pushed = window.dsLive && window.dsLive(root.dataset.liveUrl, poll, poll);
-  setInterval(poll, pushed ? 30000 : 2000);
+  window.dsFollow(root.dataset.liveUrl, poll);
   setInterval(tick, 250);
   setInterval(function () { if (pages > 1) { page = (page + 1) % pages; showPage(); } }, pageSeconds * 1000);
   // The room for the standings changes with the rack, the top and the window: count again.
