@@ -16,6 +16,14 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from arbiter.junctions import (
+    FULL_JUNCTION,
+    altered,
+    extends,
+    final_letter_moves,
+    is_junction,
+    junction_runs,
+)
 from arbiter.reasons import DOES_NOT_FIT, error_text, problem_text
 from engine.board import Board
 from engine.errors import EngineError
@@ -42,7 +50,30 @@ FITTING_FAULTS = frozenset(
     }
 )
 # The codes of a slip whose move is on the board (it has a score, a rank, may find the top).
-PLACED_CODES = frozenset({Code.VALID, Code.VALID_WARNING, Code.REFERENCE_PENALTY})
+PLACED_CODES = frozenset(
+    {Code.VALID, Code.VALID_WARNING, Code.REFERENCE_PENALTY, Code.FINAL_LETTER_PENALTY}
+)
+
+
+class Article:
+    """Which case of docs/rules.md ("Rulings in detail") ruled a slip, with the federation's
+    article where its texts number it: each ruling cites one (the console and the workbook
+    show it)."""
+
+    VALID = "1"
+    SCORE = "2"
+    BLANKS = "3"
+    REFERENCE = "4 · FISF 5.3.1"
+    FIRST_MOVE = "5"
+    ZERO = "6"
+    MULTIPLE = "7"
+    JUNCTION = "13"
+    JUNCTION_SHORT = "14"
+    JUNCTION_ALTERED = "15"
+    EXTENSION = "16"
+    FINAL_LETTER = "17 · FISF 5.3.1"
+    SHIFT = "18 · FISF 5.3.1"
+    AMBIGUOUS = "19 · FISF 5.3.2"
 
 
 @dataclass(frozen=True)
@@ -75,6 +106,7 @@ class Ruled:
     rank: int | None = None  # among all legal moves, 1 = top (moves on the board only)
     found_top: bool = False
     placed: tuple[tuple[int, int, str], ...] = field(default=())
+    article: str = Article.ZERO  # the case of rules.md that ruled it (``Article``)
 
     @property
     def net(self) -> int:
@@ -145,7 +177,11 @@ class RoundJudge:
         if slip is None:
             return Ruled(Code.MISSING, self.say(_("no slip handed in: 0")))
         if slip.multiple:
-            return Ruled(Code.MULTIPLE, self.say(_("several slips handed in for the round: 0")))
+            return Ruled(
+                Code.MULTIPLE,
+                self.say(_("several slips handed in for the round: 0")),
+                article=Article.MULTIPLE,
+            )
         if slip.late:
             return Ruled(Code.LATE, self.say(_("slip handed in after the deadline: 0")))
         try:
@@ -159,6 +195,8 @@ class RoundJudge:
             return self._first_move(word, slip)
         ref = slip.ref.strip().upper()
         direction = ref_direction(ref)
+        if direction is None and is_junction(ref):
+            return self._by_junction(word, slip, ref)
         if direction is None:
             why = (
                 self.say(_("the slip gives no reference"))
@@ -175,14 +213,27 @@ class RoundJudge:
         reading = self.reading(move)
         if reading is not None:
             return self._placed(reading, slip)
+        final = self._final_letter(move, slip)
+        if final is not None:
+            return final
         written = self._verdict(move)
         return self._wrong_reference(word, slip, direction, self._first(written), written=written)
 
     # -- the cases ---------------------------------------------------------------------------
 
-    def _placed(self, reading: Reading, slip: Slip, *, credited: str = "") -> Ruled:
-        """A legal placement: its real score; a warning for a wrong or missing score or for
-        blanks not marked as they must be (one warning either way)."""
+    def _placed(
+        self,
+        reading: Reading,
+        slip: Slip,
+        *,
+        credited: str = "",
+        article: str = "",
+        warned: bool = False,
+    ) -> Ruled:
+        """A legal placement: its real score; a warning for a wrong or missing score, for
+        blanks not marked as they must be, or for what ``credited`` says when ``warned`` (one
+        warning whatever the faults). ``article``: the case that placed it, when not the
+        reference's (cases 1 to 3)."""
         score = reading.score
         notes = [credited] if credited else []
         if reading.remarked:
@@ -199,7 +250,12 @@ class RoundJudge:
                 self.say(_("announced %(announced)s, the move is worth %(score)s"))
                 % {"announced": slip.announced, "score": score}
             )
-        warning = bool(reading.remarked) or slip.announced != score
+        warning = warned or bool(reading.remarked) or slip.announced != score
+        if not article:
+            if reading.remarked:
+                article = Article.BLANKS
+            else:
+                article = Article.SCORE if warning else Article.VALID
         verdict = reading.verdict
         notes_said = self.say(_("; ")).join(notes)  # a French "; " has its non-breaking space
         if not notes:
@@ -223,7 +279,141 @@ class RoundJudge:
             rank=self.rank(score),
             found_top=score == self.top_score,
             placed=tuple(sorted(verdict.placed)),
+            article=article,
         )
+
+    def _by_junction(self, word: str, slip: Slip, junction: str) -> Ruled:
+        """The slip gives junction letters ("raccord", case 13): the letters already on the
+        board that the word joins, instead of a grid reference. The placement they designate
+        is ruled as if its reference were written; two letters where three can be given earn
+        a warning (case 14); letters with one changed, a warning (case 15). Letters that
+        designate no placement, or several worth different scores none of which the slip
+        announced, are a wrong reference (case 4)."""
+        readings = self._readings_of(word, None)
+        runs = [junction_runs(self.board, r.verdict) for r in readings]
+        matches = [r for r, at in zip(readings, runs, strict=True) if junction in at]
+        if matches:
+            chosen = _choose(matches, slip.announced)
+            if chosen is not None:
+                fuller = junction_runs(self.board, chosen.verdict)
+                short = len(junction) < FULL_JUNCTION and any(
+                    len(run) >= FULL_JUNCTION for run in fuller
+                )
+                said = (
+                    _(
+                        "junction letters %(junction)s, two where three are written: "
+                        "%(word)s at %(ref)s"
+                    )
+                    if short
+                    else _("junction letters %(junction)s: %(word)s at %(ref)s")
+                )
+                return self._placed(
+                    chosen,
+                    slip,
+                    credited=self.say(said)
+                    % {"junction": junction, "word": word, "ref": chosen.ref},
+                    article=Article.JUNCTION_SHORT if short else Article.JUNCTION,
+                    warned=short,
+                )
+            why = self.say(
+                _("the junction letters %(junction)s fit %(count)s placements of %(word)s")
+            ) % {"junction": junction, "count": len(matches), "word": word}
+        else:
+            near = [r for r, at in zip(readings, runs, strict=True) if altered(junction, at)]
+            chosen = _choose(near, slip.announced)
+            if chosen is not None:
+                return self._placed(
+                    chosen,
+                    slip,
+                    credited=self.say(
+                        _("junction letters %(junction)s altered: %(word)s at %(ref)s")
+                    )
+                    % {"junction": junction, "word": word, "ref": chosen.ref},
+                    article=Article.JUNCTION_ALTERED,
+                    warned=True,
+                )
+            why = self.say(
+                _("the junction letters %(junction)s are not on the board next to %(word)s")
+            ) % {"junction": junction, "word": word}
+        return self._wrong_reference(word, slip, None, why, written=None)
+
+    def _extension(self, word: str, slip: Slip) -> Ruled | None:
+        """The word extends a word already on the board (case 16): its junction letters are
+        written by construction, so a wrong or missing reference is not penalised. Credited
+        at the extension worth the announced score; when none is, and no other placement of
+        the word is either, at the best extension (with the score's warning)."""
+        readings = self._readings_of(word, None)
+        extensions = [r for r in readings if extends(self.board, r.verdict)]
+        at_score = [r for r in extensions if r.score == slip.announced]
+        if at_score:
+            chosen: Reading | None = at_score[0]
+        elif any(r.score == slip.announced for r in readings):
+            return None  # another placement is worth the announced score: case 4 rules it
+        else:
+            chosen = _best(extensions)
+        if chosen is None:
+            return None
+        return self._placed(
+            chosen,
+            slip,
+            credited=self.say(
+                _("%(word)s extends a word on the board: no reference needed (%(ref)s)")
+            )
+            % {"word": word, "ref": chosen.ref},
+            article=Article.EXTENSION,
+        )
+
+    def _final_letter(self, move: Move, slip: Slip) -> Ruled | None:
+        """The slip leaves out the final letter of its word, already on the board, or changes
+        it (PANIQU or PANIQUA for PANIQUE, case 17): from round 2, when the announced score is
+        that of the whole word at the written square, that score less the penalty (never
+        below zero). Left out: since the 2010 amendments; changed: since 2016 (the policy's
+        2016 rule)."""
+        if self.round_number < 2 or slip.announced is None:
+            return None
+        for whole, fault in final_letter_moves(self.board, move):
+            if fault == "changed" and not self.policy.reference_rule_2016:
+                continue
+            reading = self.reading(whole)
+            if reading is None or reading.score != slip.announced:
+                continue
+            penalty = min(self.policy.reference_penalty, reading.score)
+            said = (
+                _(
+                    "the final letter %(letter)s, already on the board, is left out: %(word)s "
+                    "is worth the announced %(score)s: %(score)s less a %(penalty)s-point "
+                    "penalty"
+                )
+                if fault == "left out"
+                else _(
+                    "the final letter %(letter)s, already on the board, is changed: %(word)s "
+                    "is worth the announced %(score)s: %(score)s less a %(penalty)s-point "
+                    "penalty"
+                )
+            )
+            reason = self.say(said) % {
+                "letter": whole.word[-1].upper(),
+                "word": whole.word,
+                "score": reading.score,
+                "penalty": penalty,
+            }
+            if reading.remarked:
+                reason += self.say(
+                    _("; blanks not marked as they must be (%(word)s): a warning")
+                ) % {"word": reading.remarked}
+            return Ruled(
+                Code.FINAL_LETTER_PENALTY,
+                reason,
+                reading.score,
+                reading.score,
+                warning=bool(reading.remarked),
+                penalty=penalty,
+                rank=self.rank(reading.score),
+                found_top=reading.score == self.top_score,
+                placed=tuple(sorted(reading.verdict.placed)),
+                article=Article.FINAL_LETTER,
+            )
+        return None
 
     def _first_move(self, word: str, slip: Slip) -> Ruled:
         """The first move is written across; its reference is optional and it is credited at
@@ -237,6 +427,7 @@ class RoundJudge:
                 slip,
                 credited=self.say(_("first move credited at its best position %(ref)s"))
                 % {"ref": best.ref},
+                article=Article.FIRST_MOVE,
             )
         attempts = [v for v in self._attempts(word, Direction.ACROSS) if v.placeable]
         if not attempts:
@@ -256,12 +447,17 @@ class RoundJudge:
         """The word is not legal at the written square (or none is given). Since 2016, from
         round 2: when the announced score is that of a legal placement of the word in the
         written direction (either, when none is given), the score less the penalty. With the
-        score also wrong, zero, for the reason at the written square."""
+        score also wrong, zero, for the reason at the written square. The penalty never takes
+        the slip below zero (case 20). A word that extends one on the board needs no
+        reference (case 16)."""
+        extension = self._extension(word, slip)
+        if extension is not None:
+            return extension
         policy = self.policy
         if policy.reference_rule_2016 and self.round_number >= 2 and slip.announced is not None:
-            for reading in self._readings_of(word, direction):
-                if reading.score != slip.announced:
-                    continue
+            at_score = [r for r in self._readings_of(word, direction) if r.score == slip.announced]
+            for reading in at_score[:1]:
+                penalty = min(policy.reference_penalty, reading.score)
                 reason = self.say(
                     _(
                         "%(why)s; %(word)s at %(ref)s is worth the announced %(score)s: "
@@ -272,7 +468,7 @@ class RoundJudge:
                     "word": word,
                     "ref": reading.ref,
                     "score": reading.score,
-                    "penalty": policy.reference_penalty,
+                    "penalty": penalty,
                 }
                 if reading.remarked:
                     reason += self.say(
@@ -284,10 +480,11 @@ class RoundJudge:
                     reading.score,
                     reading.score,
                     warning=bool(reading.remarked),
-                    penalty=policy.reference_penalty,
+                    penalty=penalty,
                     rank=self.rank(reading.score),
                     found_top=reading.score == self.top_score,
                     placed=tuple(sorted(reading.verdict.placed)),
+                    article=_reference_article(reading, at_score, written),
                 )
         if written is not None and not set(written.faults()) & FITTING_FAULTS:
             return self._zero(written)
@@ -298,7 +495,11 @@ class RoundJudge:
             }
             return Ruled(Code.INVALID_WORD, reason)
         if any(self._readings_of(word, None)):
-            return Ruled(Code.BAD_REFERENCE, self.say(_("%(why)s: 0")) % {"why": why})
+            return Ruled(
+                Code.BAD_REFERENCE,
+                self.say(_("%(why)s: 0")) % {"why": why},
+                article=Article.REFERENCE,
+            )
         attempts = [v for v in self._attempts(word, None) if v.placeable and not _fits_badly(v)]
         if attempts:
             return self._zero(max(attempts, key=lambda v: v.score), anywhere=True)
@@ -492,6 +693,38 @@ def blank_markings(verdict: Verdict, rack: str) -> Iterator[Move]:
         for i in itertools.chain.from_iterable(chosen):
             word[i] = word[i].lower()
         yield Move(move.row, move.col, move.direction, "".join(word))
+
+
+def _choose(readings: Sequence[Reading], announced: int | None) -> Reading | None:
+    """The placement a slip designates among several: the first worth the announced score;
+    else the first when all are worth the same; else none (ambiguous)."""
+    for reading in readings:
+        if reading.score == announced:
+            return reading
+    if len({r.score for r in readings}) == 1:
+        return readings[0]
+    return None
+
+
+def _reference_article(
+    reading: Reading, at_score: Sequence[Reading], written: Verdict | None
+) -> str:
+    """The case of a wrong reference saved by the 2016 rule: a reference shifted by one square
+    along the word (case 18), an announced score that fits several placements (case 19), the
+    general case (4)."""
+    move, shown = reading.verdict.move, written.move if written is not None else None
+    if move is not None and shown is not None and move.direction is shown.direction:
+        across = move.direction is Direction.ACROSS
+        along, line = (
+            (move.col - shown.col, move.row - shown.row)
+            if across
+            else (move.row - shown.row, move.col - shown.col)
+        )
+        if line == 0 and abs(along) == 1:
+            return Article.SHIFT
+    if len(at_score) > 1:
+        return Article.AMBIGUOUS
+    return Article.REFERENCE
 
 
 def _best(readings: Sequence[Reading]) -> Reading | None:

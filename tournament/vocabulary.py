@@ -16,6 +16,7 @@ class RulingCode(enum.StrEnum):
     VALID = "valid"
     VALID_WARNING = "valid_warning"
     REFERENCE_PENALTY = "reference_penalty"
+    FINAL_LETTER_PENALTY = "final_letter_penalty"
     INVALID_WORD = "invalid_word"
     NOT_ON_RACK = "not_on_rack"
     DOES_NOT_FIT = "does_not_fit"
@@ -42,6 +43,9 @@ RULING_LABELS: dict[RulingCode, str] = {
     RulingCode.VALID: gettext_noop("Valid"),
     RulingCode.VALID_WARNING: gettext_noop("Valid, with a warning (announced score)"),
     RulingCode.REFERENCE_PENALTY: gettext_noop("Wrong reference: penalty (2016 rule)"),
+    RulingCode.FINAL_LETTER_PENALTY: gettext_noop(
+        "Final letter left out or changed: penalty (2016 rule)"
+    ),
     RulingCode.INVALID_WORD: gettext_noop("Word not in the lexicon"),
     RulingCode.NOT_ON_RACK: gettext_noop("Tiles not on the rack"),
     RulingCode.DOES_NOT_FIT: gettext_noop("Does not fit the board"),

@@ -1,6 +1,8 @@
 """Properties of the rulings on real positions (games autoplayed from a seed): the 2016
-reference rule for any legal move written with a wrong or no reference, and the first move
-credited at its best position whatever its reference."""
+reference rule for any legal move written with a wrong or no reference (rules.md cases 4 and
+20), a word that extends one on the board needing no reference (case 16), any legal move
+referenced by its junction letters (case 13), the final letter left out or changed (case 17),
+and the first move credited at its best position whatever its reference (case 5)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from functools import cache
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from arbiter.junctions import extends, junction_runs
 from arbiter.rules import Code, RoundJudge, Slip, score_counts
 from engine.board import Board
 from engine.game import DuplicateGame, autoplay
@@ -17,6 +20,7 @@ from engine.move import Move
 from engine.movegen import ScoredMove, generate
 from engine.notation import SIZE, Direction, format_ref
 from engine.tiles import TileSet
+from engine.validate import validate
 
 EN = TileSet.load("en")
 ENABLE = Lexicon.load()
@@ -77,9 +81,102 @@ def test_a_legal_move_with_a_wrong_or_no_reference_earns_its_score_less_five_fro
         assume(j.reading(wrong) is None)  # the word is not legal there: the reference is wrong
         ref = format_ref(row, col, direction)
     ruled = j.rule(Slip(move.word, ref, move.score))
-    assert ruled.code is Code.REFERENCE_PENALTY, ruled.reason
-    assert (ruled.points, ruled.penalty, ruled.net) == (move.score, 5, move.score - 5)
+    if any(extends(board, validate(board, m.move)) for m in same_word(moves, move)):
+        # case 16: a word that extends one on the board needs no reference
+        assert ruled.code is Code.VALID, ruled.reason
+        assert (ruled.points, ruled.penalty, ruled.net) == (move.score, 0, move.score)
+    else:
+        # cases 4 and 20: the score less five, never below zero
+        assert ruled.code is Code.REFERENCE_PENALTY, ruled.reason
+        penalty = min(5, move.score)
+        assert (ruled.points, ruled.penalty, ruled.net) == (
+            move.score,
+            penalty,
+            move.score - penalty,
+        )
     assert ruled.found_top == (move.score == moves[0].score)
+
+
+def same_word(moves: tuple[ScoredMove, ...], move: ScoredMove) -> list[ScoredMove]:
+    """The legal placements of ``move``'s word (its letters, blanks as marked) at its score."""
+    return [m for m in moves if m.word == move.word and m.score == move.score]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.sampled_from(SEEDS),
+    number=st.integers(min_value=2, max_value=20),
+    pick=st.integers(min_value=0, max_value=10_000),
+    ref=st.sampled_from(["", "A1", "O15", "H8", "8H", "H-8"]),
+)
+def test_case_16_any_legal_extension_with_its_reference_removed_or_wrong_earns_its_score(
+    seed: int, number: int, pick: int, ref: str
+) -> None:
+    assume(number <= len(game_of(seed).rounds))
+    board, rack, moves = position(seed, number)
+    extensions = [m for m in moves if extends(board, validate(board, m.move))]
+    assume(extensions)
+    move = extensions[pick % len(extensions)]
+    j = judge(board, rack, number, moves)
+    assume(ref in ("", "H-8") or j.reading(Move.from_ref(ref, move.word)) is None)
+    ruled = j.rule(Slip(move.word, ref, move.score))
+    assert (ruled.code, ruled.points, ruled.penalty) == (Code.VALID, move.score, 0), ruled.reason
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.sampled_from(SEEDS),
+    number=st.integers(min_value=2, max_value=20),
+    pick=st.integers(min_value=0, max_value=10_000),
+    which=st.integers(min_value=0, max_value=100),
+)
+def test_case_13_any_legal_move_referenced_by_three_junction_letters_earns_its_score(
+    seed: int, number: int, pick: int, which: int
+) -> None:
+    assume(number <= len(game_of(seed).rounds))
+    board, rack, moves = position(seed, number)
+    assume(moves)
+    move = moves[pick % len(moves)]
+    runs = sorted(r for r in junction_runs(board, validate(board, move.move)) if len(r) == 3)
+    assume(runs)
+    junction = runs[which % len(runs)]
+    ruled = judge(board, rack, number, moves).rule(Slip(move.word, junction, move.score))
+    assert (ruled.code, ruled.points, ruled.penalty) == (Code.VALID, move.score, 0), ruled.reason
+    assert ruled.article in {"13", "16"}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.sampled_from(SEEDS),
+    number=st.integers(min_value=2, max_value=20),
+    pick=st.integers(min_value=0, max_value=10_000),
+    changed=st.booleans(),
+)
+def test_case_17_the_final_letter_on_the_board_left_out_or_changed_costs_five(
+    seed: int, number: int, pick: int, changed: bool
+) -> None:
+    assume(number <= len(game_of(seed).rounds))
+    board, rack, moves = position(seed, number)
+    ending = [m for m in moves if board[last_square(m.move)] and len(m.word) > 2]
+    assume(ending)
+    move = ending[pick % len(ending)]
+    other = "Q" if move.word[-1].upper() != "Q" else "Z"
+    written = move.word[:-1] + (other if changed else "")
+    ruled = judge(board, rack, number, moves).rule(Slip(written, move.move.ref, move.score))
+    penalty = min(5, move.score)
+    assert (ruled.code, ruled.points, ruled.penalty) == (
+        Code.FINAL_LETTER_PENALTY,
+        move.score,
+        penalty,
+    ), ruled.reason
+    assert ruled.article == "17 · FISF 5.3.1"
+
+
+def last_square(move: Move) -> tuple[int, int]:
+    n = len(move.word) - 1
+    if move.direction is Direction.ACROSS:
+        return move.row, move.col + n
+    return move.row + n, move.col
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
