@@ -8,10 +8,13 @@ services rule with (``arbiter.rules``); no database. A request::
     {"op": "rule", "board": [15 strings], "rack": "AFMEIOT", "round": 2,
      "slip": {"word": "FARM", "ref": "10E", "score": 9}, "policy": {...optional overrides}}
 
-``ref`` may be ``""`` (none given), ``score`` null (none announced); ``late`` and ``multiple``
-are what an arbiter's entry says. The answer: ``{"code", "points", "penalty", "warning",
-"net", "move_score", "found_top", "rank", "reason"}``. A line that cannot be read answers
-``{"error": "..."}`` and the batch goes on. A bad command line exits 2 with one line on stderr.
+``ref`` may be ``""`` (none given), a grid reference (``8F``) or junction letters (``HOR``:
+two to four letters already on the board that the word joins, rules.md case 13); ``score``
+null (none announced); ``late`` and ``multiple`` are what an arbiter's entry says. The answer:
+``{"code", "points", "penalty", "warning", "net", "move_score", "found_top", "rank", "reason",
+"article"}`` (``article``: the case of rules.md that ruled it, with the federation's article).
+A line that cannot be read answers ``{"error": "..."}`` and the batch goes on. A bad command
+line exits 2 with one line on stderr.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ class RuledJSON(TypedDict):
     found_top: bool
     rank: int | None
     reason: str
+    article: str
 
 
 class _Parser(argparse.ArgumentParser):
@@ -85,7 +89,9 @@ def _slip(raw: Any) -> Slip:
     if not isinstance(word, str):
         raise UsageError('"slip.word" must be a string')
     if not isinstance(ref, str):
-        raise UsageError('"slip.ref" must be a string ("" when the slip gives none)')
+        raise UsageError(
+            '"slip.ref" must be a string: a grid reference, junction letters, or "" for none'
+        )
     if score is not None and (type(score) is not int or score < 0):
         raise UsageError('"slip.score" must be a whole number from 0, or null')
     flags = {k: raw.get(k, False) for k in ("late", "multiple")}
@@ -147,6 +153,7 @@ def rule_line(line: str, lexicon: Lexicon, tiles: TileSet, layout: Layout) -> di
         "found_top": ruled.found_top,
         "rank": ruled.rank,
         "reason": ruled.reason,
+        "article": ruled.article,
     }
     return dict(answer)
 

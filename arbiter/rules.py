@@ -67,6 +67,7 @@ class Article:
     FIRST_MOVE = "5"
     ZERO = "6"
     MULTIPLE = "7"
+    AMENDED = "11"
     JUNCTION = "13"
     JUNCTION_SHORT = "14"
     JUNCTION_ALTERED = "15"

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_noop, ngettext
 
+from arbiter.rules import Article
 from arbiter.services.common import (
     Actor,
     round_audit,
@@ -103,6 +104,7 @@ def ruling_amend(
     if averaged is not None:
         ruling.averaged = averaged
     ruling.amended = True
+    ruling.article = Article.AMENDED
     # Said in the event's language, as the reason it follows (whoever amends).
     with translation.override(round.game.event.language):
         ruling.reason = ngettext(

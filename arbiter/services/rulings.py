@@ -94,6 +94,7 @@ def ruling_new(
         submission_id=submission_id,
         code=ruled.code.value,
         reason=ruled.reason,
+        article=ruled.article,
         move_score=ruled.move_score,
         points=ruled.points,
         warning=ruled.warning,

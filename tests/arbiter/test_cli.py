@@ -65,7 +65,15 @@ def test_the_rulebook_examples_through_the_command_line() -> None:
         "found_top",
         "rank",
         "reason",
+        "article",
     }
+    assert [a.get("article") for a in answers[:5]] == [
+        "1",
+        "18 · FISF 5.3.1",  # 8G for 8F: shifted by one square
+        "4 · FISF 5.3.1",
+        "4 · FISF 5.3.1",
+        "6",
+    ]
     assert "error" in answers[5] and len(answers) == 6
 
 

@@ -41,6 +41,7 @@ FIELDS = (
     "found_top",
     "rank",
     "reason",
+    "article",
 )
 
 # (word, ref, announced score, late, multiple): what the slip says. Round 1, the first move.
@@ -73,6 +74,17 @@ ROUND_TWO = [
     ("ABSOLUTELY", "A1", 10, False, False),  # rule 6: not on the rack at any placement
     ("FOAM", "H5", 10, False, False),  # rule 6: clashes with HORN, legal elsewhere
     ("FARM!", "8F", 9, False, False),  # an unreadable word: malformed
+    ("FARM", "HOR", 9, False, False),  # case 13: junction letters for a reference
+    ("FARM", "hor", 12, False, False),  # case 13: in lower case, the score wrong
+    ("FARM", "OR", 9, False, False),  # case 14: two junction letters where three can be
+    ("FARM", "HPR", 9, False, False),  # case 15: junction letters altered
+    ("FARM", "XYZ", 9, False, False),  # case 13 then 4: letters that designate nothing
+    ("HORNs", "A1", 7, False, False),  # case 16: a word extended needs no reference
+    ("HORNs", "", 7, False, False),  # case 16
+    ("OME", "9E", 7, False, False),  # case 17: the final letter on the board left out
+    ("OMEA", "9E", 7, False, False),  # case 17: the final letter changed
+    ("FAME", "", 26, False, False),  # case 19: the score fits two placements
+    ("FAME", "ORN", 26, False, False),  # case 13: the junction letters fit both, one score
 ]
 PAPER_ONLY = [
     ("FARM", "8F", 9, True, False),  # rule 6: late (the arbiter says so)
@@ -116,6 +128,7 @@ def stored(player: Player, round: Round) -> dict[str, Any]:
         "found_top": ruling.found_top,
         "rank": ruling.rank,
         "reason": ruling.reason,
+        "article": ruling.article,
     }
 
 
@@ -200,4 +213,8 @@ def test_the_same_slip_gets_the_same_ruling_from_phone_paper_and_the_ruling_cli(
         "malformed",
         "late",
         "multiple",
+        "final_letter_penalty",
     }, codes
+    articles = {r["article"] for r in rulings}
+    assert articles >= {"13", "14", "15", "16", "17 · FISF 5.3.1", "18 · FISF 5.3.1"}, articles
+    assert "19 · FISF 5.3.2" in articles, articles

@@ -89,6 +89,11 @@ class Ruling(models.Model):
     )
     code = models.CharField(max_length=24, choices=RULING_CHOICES_SHOWN)
     reason = models.TextField(blank=True, help_text="The rule applied, in words.")
+    article = models.CharField(
+        max_length=40,
+        blank=True,
+        help_text="The case of rules.md that ruled it, with its article (4 · FISF 5.3.1).",
+    )
     move_score = models.IntegerField(
         null=True, blank=True, help_text="What the placement is worth (even if invalid)."
     )
