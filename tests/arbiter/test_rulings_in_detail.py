@@ -410,3 +410,56 @@ def test_9_a_player_who_joins_later_counts_for_the_solos_of_earlier_rounds(paper
     assert clock.round_close(round_id=third.pk, now=later + CLOSING)
     scoring.round_score(round_id=third.pk, now=later + CLOSING)
     assert Ruling.objects.get(round=r, player=paper_room[0]).solo == 10  # Cleo plays the game now
+
+
+# 13 to 20: the federation's sanction catalogue -------------------------------------------------
+
+
+def test_13_14_15_junction_letters_from_a_phone_and_from_paper(paper_room) -> None:
+    _, r = horn_game(paper_room)
+    phone(paper_room[0], r, "FARM", "HOR", 9)  # 13: the three letters of HORN it joins
+    paper(paper_room[1], r, "FARM", "hor", 9)  # 13: typed as naturally as a reference
+    paper(paper_room[2], r, "FARM", "OR", 9)  # 14: two letters: a warning
+    phone(paper_room[3], r, "FARM", "HPR", 9)  # 15: altered: a warning
+    paper(paper_room[4], r, "FARM", "XYZ", 9)  # 13 then 4: designates nothing: 9 - 5
+    got = rulings(score(r))
+    assert [(got[n].code, net(got[n]), got[n].warning, got[n].article) for n in NAMES] == [
+        ("valid", 9, False, "13"),
+        ("valid", 9, False, "13"),
+        ("valid_warning", 9, True, "14"),
+        ("valid_warning", 9, True, "15"),
+        ("reference_penalty", 4, False, "4 · FISF 5.3.1"),
+    ]
+    assert got["Ann"].submission.ref == "HOR" and got["Bob"].submission.ref == "HOR"
+
+
+def test_16_17_18_19_20_extension_final_letter_shift_ambiguity_and_no_negative(
+    paper_room, director
+) -> None:
+    _, r = horn_game(paper_room, second_rack="AFMEIO?")
+    paper(paper_room[0], r, "HORNs", "A1", 7)  # 16: extends HORN: the reference is not needed
+    phone(paper_room[1], r, "OME", "9E", 7)  # 17: OMEN's N left out: 7 - 5
+    paper(paper_room[2], r, "FARM", "8G", 9)  # 18: shifted by one square: 9 - 5
+    paper(paper_room[3], r, "FAME", "", 26)  # 19: 26 at G5 and at I5: 26 - 5
+    r = score(r)
+    got = rulings(r)
+    assert [(got[n].code, net(got[n]), got[n].article) for n in NAMES[:4]] == [
+        ("valid", 7, "16"),
+        ("final_letter_penalty", 2, "17 · FISF 5.3.1"),
+        ("reference_penalty", 4, "18 · FISF 5.3.1"),
+        ("reference_penalty", 21, "19 · FISF 5.3.2"),
+    ]
+    # 11: an amendment cites rule 11, and the slip's article is kept in the reason's "was"
+    amended = corrections.ruling_amend(
+        ruling=got["Ann"], warning=True, reason="disciplinary: talking", actor=director
+    )
+    assert (amended.article, amended.warning, amended.amended) == ("11", True, True)
+
+
+def test_20_the_event_penalty_never_takes_a_slip_below_zero(paper_room) -> None:
+    Event = paper_room[0].event.__class__
+    Event.objects.filter(pk=paper_room[0].event_id).update(reference_penalty=20)
+    _, r = horn_game(paper_room)
+    paper(paper_room[0], r, "FARM", "8G", 9)
+    got = rulings(score(r))["Ann"]
+    assert (got.points, got.penalty, got.total) == (9, 9, 0)
