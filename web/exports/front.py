@@ -54,6 +54,10 @@ COLUMN_NOTES = {
         "amendment (then Amended says yes and Reason says why)."
     ),
     "Warning penalty": gettext_noop("What this warning cost, beyond the game's free warnings."),
+    "Article": gettext_noop(
+        "The case of the rules (docs/rules.md, Rulings in detail) that ruled the slip, with the "
+        "federation's article where its texts number it (4 · FISF 5.3.1); 11 for an amendment."
+    ),
 }
 # The legend: (the sheet, the column), in the order of the workbook.
 LEGEND = (
@@ -65,6 +69,7 @@ LEGEND = (
     (gettext_noop("Slips"), "Penalty"),
     (gettext_noop("Slips"), "Reference penalty"),
     (gettext_noop("Slips"), "Warning penalty"),
+    (gettext_noop("Slips"), "Article"),
 )
 
 

@@ -119,6 +119,8 @@ SLIPS_HEADER = [
     # penalty the director sets in an amendment is a reference penalty (Ruling.penalty).
     gettext_noop("Reference penalty"),
     gettext_noop("Warning penalty"),
+    # The case of rules.md that ruled the slip, with the federation's article (issue 28).
+    gettext_noop("Article"),
 ]
 PERCENT = "0.00"
 
@@ -338,6 +340,7 @@ def slips_sheet(game: Game, *, title: str | None = None) -> Sheet:
                 "move_score",
                 "warning",
                 "amended",
+                "article",
             )
         )
         for (
@@ -356,6 +359,7 @@ def slips_sheet(game: Game, *, title: str | None = None) -> Sheet:
             move_score,
             warning,
             amended,
+            article,
         ) in rulings.iterator(2000):
             yield (
                 name,
@@ -375,6 +379,7 @@ def slips_sheet(game: Game, *, title: str | None = None) -> Sheet:
                 yes if amended else "",
                 penalty,
                 warned,
+                article,
             )
 
     return Sheet(

@@ -121,6 +121,7 @@ def test_a_manual_penalty_shows_on_the_players_round_as_a_reference_penalty(
     assert (slips["Ann"]["Reference penalty"], slips["Ann"]["Warning penalty"]) == (5, 0)
     assert slips["Ann"]["Penalty"] == 5 and slips["Ann"]["Awarded"] == 24 - 5
     assert slips["Ann"]["Amended"] == "yes" and "Spoke during the round" in slips["Ann"]["Reason"]
+    assert slips["Ann"]["Article"] == "11"  # an amendment rules it (rules.md, rule 11)
     assert (slips["Cleo"]["Reference penalty"], slips["Cleo"]["Warning penalty"]) == (0, 5)
     assert slips["Cleo"]["Penalty"] == 5 and slips["Cleo"]["Amended"] is None
     assert (slips["Bob"]["Reference penalty"], slips["Bob"]["Warning penalty"]) == (0, 0)
