@@ -61,7 +61,10 @@ def clean_entry(word: str, ref: str, score: int | None) -> tuple[str, str]:
         )
     if len(ref) > 4:
         raise SlipRefused(
-            _("The reference %(ref)s is longer than a grid reference (H8, 8H, 12O, O12).")
+            _(
+                "The reference %(ref)s is longer than a grid reference (H8, 8H, 12O, O12) "
+                "or junction letters (two to four: HOR)."
+            )
             % {"ref": ref},
             data={"code": "malformed_reference"},
         )

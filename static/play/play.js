@@ -352,6 +352,7 @@
   /* --- the slip form: format help only (the server rules) ----------------------------- */
   var REF = /^(?:[A-O](?:1[0-5]|[1-9])|(?:1[0-5]|[1-9])[A-O])$/;
   var WORD = /^[A-Za-z]{2,15}$/;
+  var JUNCTION = /^[A-Z]{2,4}$/;  // junction letters ("raccord", rules.md case 13)
   var word = $("word"), ref = $("ref"), score = $("score");
 
   function mark(input, hint, ok, text, neutral) {
@@ -371,8 +372,14 @@
   }
   function checkRef() {
     var v = ref.value.trim().toUpperCase();
-    if (!v) return mark(ref, $("ref-hint"), false, gettext("H8 across, 8H down"), true), false;
-    if (!REF.test(v)) return mark(ref, $("ref-hint"), false, gettext("Row A–O and column 1–15: H8 across, 8H down")), false;
+    if (!v) return mark(ref, $("ref-hint"), false, gettext("H8 across, 8H down, or the junction letters"), true), false;
+    if (JUNCTION.test(v)) {
+      mark(ref, $("ref-hint"), true, v.length === 2
+        ? interpolate(gettext("Junction letters %s: write three where the word joins three (else a warning)"), [v])
+        : interpolate(gettext("Junction letters %s: the letters on the board your word joins"), [v]));
+      return true;
+    }
+    if (!REF.test(v)) return mark(ref, $("ref-hint"), false, gettext("Row A–O and column 1–15: H8 across, 8H down; or 2 to 4 junction letters")), false;
     mark(ref, $("ref-hint"), true, /^[A-O]/.test(v) ? interpolate(gettext("Across, from %s"), [v]) : interpolate(gettext("Down, from %s"), [v.replace(/^(\d+)([A-O])$/, "$2$1")]));
     return true;
   }
@@ -455,7 +462,7 @@
     if (!WORD.test(word.value)) warnings.push(gettext("The word is not 2 to 15 letters: an arbiter would rule it unreadable (0)."));
     var r = ref.value.trim().toUpperCase();
     if (!r && round && round.number > 1) warnings.push(gettext("No reference: the slip is ruled without one (0, or the score less a penalty)."));
-    else if (r && !REF.test(r)) warnings.push(gettext("The reference cannot be read: it counts as none."));
+    else if (r && !REF.test(r) && !JUNCTION.test(r)) warnings.push(gettext("The reference cannot be read: it counts as none."));
     if (!score.value.trim()) warnings.push(gettext("No score announced: a valid move earns a warning."));
     else if (!/^\d{1,4}$/.test(score.value.trim())) warnings.push(gettext("The score is not a whole number."));
     var missing = lettersMissing();

@@ -103,6 +103,11 @@ def test_ann_joins_by_her_qr_link_hands_in_a_slip_and_sees_her_ruling_and_rank(
     assert page.inner_text("#round-label") == "Round 1"
     page.fill("#ref", "Z9")
     assert "Row A–O" in page.inner_text("#ref-hint")
+    page.fill("#ref", "hor")  # junction letters instead of a grid reference (rules.md case 13)
+    assert page.input_value("#ref") == "HOR"
+    assert "Junction letters HOR" in page.inner_text("#ref-hint")
+    page.fill("#ref", "OR")
+    assert "write three" in page.inner_text("#ref-hint")
     page.screenshot(path=f"{SHOTS}/play-390-open.png", full_page=True)
 
     page.fill("#word", "WROTE")
