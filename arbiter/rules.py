@@ -748,14 +748,19 @@ def score_counts(scores: Iterable[int]) -> dict[int, int]:
 # -- what a game's rulings derive ---------------------------------------------------------------
 
 
-def warning_penalties(warnings: Sequence[bool], policy: Policy) -> list[int]:
-    """One player's warnings in a game, round by round -> the penalty of each round: every
-    warning beyond the ``warnings_free`` first ones costs ``warning_penalty``."""
+def warning_penalties(warnings: Sequence[int], policy: Policy) -> list[int]:
+    """One player's warnings in a game, round by round (how many in each: a slip's and the
+    disciplinary ones, rules.md case 21) -> the penalty of each round: every warning beyond the
+    ``warnings_free`` first ones costs ``warning_penalty``."""
     penalties = []
     seen = 0
     for warned in warnings:
-        seen += warned
-        penalties.append(policy.warning_penalty if warned and seen > policy.warnings_free else 0)
+        cost = 0
+        for _one in range(int(warned)):
+            seen += 1
+            if seen > policy.warnings_free:
+                cost += policy.warning_penalty
+        penalties.append(cost)
     return penalties
 
 

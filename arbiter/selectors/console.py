@@ -13,7 +13,7 @@ from arbiter.selectors.standings import Standings, standings_game
 from arbiter.state import board_before, lexicon_for
 from engine.movegen import ScoredMove, generate
 from engine.tiles import TileSet, rack_notation
-from tournament.models import AuditEntry, Game, Player, Round, Ruling, Submission
+from tournament.models import AuditEntry, Discipline, Game, Player, Round, Ruling, Submission
 from tournament.selectors import unique_or_none
 
 
@@ -148,6 +148,15 @@ def round_rulings(*, round: Round) -> list[Ruling]:
         Ruling.objects.filter(round=round)
         .select_related("player", "submission")
         .order_by("-points", "player__table", "player__name")
+    )
+
+
+def round_disciplines(*, round: Round) -> list[Discipline]:
+    """The disciplinary warnings given in a round (rules.md case 21), by table then time."""
+    return list(
+        Discipline.objects.filter(round=round)
+        .select_related("player", "given_by")
+        .order_by("player__table", "given_at", "pk")
     )
 
 

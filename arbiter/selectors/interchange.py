@@ -91,6 +91,9 @@ class EliotGap:
 class EliotExport:
     game: EliotGame
     gaps: tuple[EliotGap, ...]
+    # (name, table, round, how many): warnings Eliot's file cannot hold as warnings (a second
+    # in one round: a disciplinary one beside the slip's, rules.md case 21)
+    unheld: tuple[tuple[str, int, int, int], ...] = ()
 
 
 def _why(ruling: Ruling, here: int, eliot: int) -> str:
@@ -123,7 +126,7 @@ def _counted(ruling: Ruling, warnings_before: int) -> _Counted:
     game before it. Eliot scores a valid move itself (the placement's score, ``move_score``),
     adds solos and penalties, and charges each warning beyond the third."""
     charged = 0
-    if ruling.warning and warnings_before + 1 > ELIOT_WARNINGS_LIMIT:
+    if _warned(ruling) and warnings_before + 1 > ELIOT_WARNINGS_LIMIT:
         charged = ELIOT_PENALTY_VALUE
     extra = max(0, ruling.warning_penalty - charged)
     placed = ruling.code in PLACED_CODES and ruling.submission_id is not None
@@ -136,6 +139,19 @@ def _counted(ruling: Ruling, warnings_before: int) -> _Counted:
     )
     eliot = move + ruling.solo - ruling.penalty - extra - charged
     return _Counted(charged, ruling.penalty + extra, here, eliot)
+
+
+def _warned(ruling: Ruling) -> bool:
+    """Whether Eliot's file gives the player a ``Warning`` in the round: one at most (Eliot's
+    arbitration holds one warning a player and a round), for the slip's warning or a
+    disciplinary one (rules.md case 21). Further warnings of the round cost what they cost as a
+    ``Penalty`` (``_counted``), and the file's comments say so (``eliot_notes``)."""
+    return ruling.warning or ruling.discipline_warnings > 0
+
+
+def _unheld(ruling: Ruling) -> int:
+    """The round's warnings Eliot's file cannot hold as a ``Warning`` (beyond the one)."""
+    return int(ruling.warning) + ruling.discipline_warnings - int(_warned(ruling))
 
 
 @dataclass(frozen=True)
@@ -164,7 +180,7 @@ def _gaps(sources: _Sources) -> tuple[EliotGap, ...]:
             if mine is None:
                 continue
             counted = _counted(mine, warned)
-            warned += int(mine.warning)
+            warned += int(_warned(mine))
             here += counted.here
             eliot += counted.eliot
             if counted.here != counted.eliot:
@@ -208,7 +224,7 @@ def eliot_export(game: Game) -> EliotExport:
             if mine is None:
                 continue
             counted = _counted(mine, warned[i])
-            if mine.warning:
+            if _warned(mine):
                 events.append(EliotEvent("Warning", i))
                 warned[i] += 1
             if counted.penalty:
@@ -258,7 +274,17 @@ def eliot_export(game: Game) -> EliotExport:
         players=tuple(EliotPlayer(p.name, table) for p, table in players),
         turns=tuple(turns),
     )
-    return EliotExport(written, _gaps(sources))
+    return EliotExport(written, _gaps(sources), _unheld_warnings(sources))
+
+
+def _unheld_warnings(sources: _Sources) -> tuple[tuple[str, int, int, int], ...]:
+    found = []
+    for player, table in sources.players:
+        for r in sources.rounds:
+            mine = sources.rulings[r.pk].get(player.pk)
+            if mine is not None and _unheld(mine):
+                found.append((player.name, table, r.number, _unheld(mine)))
+    return tuple(found)
 
 
 def eliot_game_of(game: Game) -> EliotGame:
@@ -305,6 +331,21 @@ def eliot_notes(export: EliotExport) -> list[str]:
         )
         % {"free": ELIOT_WARNINGS_LIMIT, "value": ELIOT_PENALTY_VALUE}
     ]
+    for name, table, number, count in export.unheld:
+        notes.append(
+            ngettext(
+                "%(name)s (table %(table)d): round %(round)d, %(count)d more warning than "
+                "Eliot's file holds in a round (a disciplinary warning beside the slip's, "
+                "rules.md case 21): not written as a warning; what it costs is written as a "
+                "penalty.",
+                "%(name)s (table %(table)d): round %(round)d, %(count)d more warnings than "
+                "Eliot's file holds in a round (disciplinary warnings beside the slip's, "
+                "rules.md case 21): not written as warnings; what they cost is written as a "
+                "penalty.",
+                count,
+            )
+            % {"name": name, "table": table, "round": number, "count": count}
+        )
     for gap in export.gaps:
         notes.append(
             gettext("%(name)s (table %(table)d): %(here)d here, %(eliot)d in Eliot: %(why)s.")

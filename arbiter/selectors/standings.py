@@ -120,6 +120,7 @@ def _sums(rulings: QuerySet[Ruling]) -> dict[int, dict[str, int]]:
             penalties=Sum("penalty"),
             warning_penalties=Sum("warning_penalty"),
             warnings=Count("pk", filter=Q(warning=True)),
+            disciplinary=Sum("discipline_warnings"),
             tops=Count("pk", filter=Q(found_top=True)),
         )
     }
@@ -131,7 +132,7 @@ def _entry(player: Player, s: dict[str, int], top_total: int, **more: Any) -> _E
         points=s.get("points") or 0,
         solos=s.get("solos") or 0,
         penalties=(s.get("penalties") or 0) + (s.get("warning_penalties") or 0),
-        warnings=s.get("warnings") or 0,
+        warnings=(s.get("warnings") or 0) + (s.get("disciplinary") or 0),
         tops=s.get("tops") or 0,
         top_total=top_total,
         **more,

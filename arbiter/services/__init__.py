@@ -5,6 +5,7 @@
 - ``scoring``: the tops, one ruling per player, the solo, the top to play
 - ``publishing``: the top placed on the board, the director's choice of the move to play
 - ``corrections``: annul a round, amend a ruling
+- ``discipline``: a disciplinary warning given to a player for a round, or withdrawn
 - ``slips``: accepting a slip (phone, API, an arbiter's entry), double entry
 - ``common``: what they share (locking a round, checking its status, auditing)
 

@@ -10,12 +10,12 @@ same transaction as whatever changed a ruling, so standings, phones and sheets f
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from datetime import datetime
 from operator import attrgetter
 
-from django.db.models import Count, Q
+from django.db.models import Q
 from django.utils import translation
 from django.utils.translation import gettext
 
@@ -33,11 +33,11 @@ from arbiter.state import board_before, lexicon_for, lexicon_title, policy_for
 from engine.tiles import TileSet
 from tournament.bulk import rows_insert
 from tournament.changes import RULED, change_announce
-from tournament.models import Game, Player, Round, Ruling, Submission
+from tournament.models import Discipline, Game, Player, Round, Ruling, Submission
 from tournament.selectors import unique_or_none
 from tournament.vocabulary import ruling_total
 
-DERIVED = ("found_top", "rank", "solo", "warning_penalty", "points")
+DERIVED = ("found_top", "rank", "solo", "warning_penalty", "points", "discipline_warnings")
 
 
 def judge_for(round: Round) -> RoundJudge:
@@ -218,19 +218,29 @@ def _round_derive(round: Round, rulings: list[Ruling], active: int, policy: Poli
 
 
 def _warnings_derive(game: Game, from_round: int, rulings: list[Ruling], policy: Policy) -> None:
-    """Each warning's penalty: the player's warnings counted in round order through the game
-    (those of the rounds before ``from_round`` are counted from the database)."""
-    earlier = dict(
-        Ruling.objects.filter(round__game=game, round__number__lt=from_round, warning=True)
+    """Each round's warnings' penalty: the player's warnings, the slips' and the disciplinary
+    ones (rules.md case 21), counted in round order through the game (those of the rounds
+    before ``from_round`` are counted from the database)."""
+    earlier: dict[int, int] = defaultdict(int)
+    counted = (
+        Ruling.objects.filter(round__game=game, round__number__lt=from_round)
+        .filter(Q(warning=True) | Q(discipline_warnings__gt=0))
         .exclude(round__status=Round.Status.ANNULLED)
-        .values_list("player")
-        .annotate(n=Count("pk"))
+        .values_list("player", "warning", "discipline_warnings")
+    )
+    for player_id, warned, disciplinary in counted:
+        earlier[player_id] += int(warned) + disciplinary
+    given = Counter(
+        Discipline.objects.filter(round_id__in={r.round_id for r in rulings}).values_list(
+            "round_id", "player_id"
+        )
     )
     mine: dict[int, list[Ruling]] = defaultdict(list)
     for r in rulings:  # in round order
+        r.discipline_warnings = given[(r.round_id, r.player_id)]
         mine[r.player_id].append(r)
     for player_id, own in mine.items():
         seen = earlier.get(player_id, 0)
-        flags = [True] * seen + [r.warning for r in own]
-        for r, penalty in zip(own, warning_penalties(flags, policy)[seen:], strict=True):
+        counts = [seen] + [int(r.warning) + r.discipline_warnings for r in own]
+        for r, penalty in zip(own, warning_penalties(counts, policy)[1:], strict=True):
             r.warning_penalty = penalty

@@ -4,6 +4,7 @@
 - ``player``: Player, a registration in an event with its secret access token
 - ``game``: Game and its Rounds
 - ``slip``: Submission (a player's slip) and Ruling (the arbiter's decision on it)
+- ``discipline``: Discipline, a warning given to a player for a round, not for a slip
 - ``audit``: AuditEntry, the append-only log of director and arbiter actions
 - ``export``: ExportJob, a workbook written in the background
 - ``invitation``: Invitation, a director's one-time link that makes someone staff of an event
@@ -16,6 +17,7 @@ run no query.
 from __future__ import annotations
 
 from tournament.models.audit import AuditEntry
+from tournament.models.discipline import Discipline
 from tournament.models.event import Event, EventRole
 from tournament.models.export import ExportJob
 from tournament.models.game import Game, Round
@@ -26,6 +28,7 @@ from tournament.models.wordlist import WordList
 
 __all__ = [
     "AuditEntry",
+    "Discipline",
     "Event",
     "EventRole",
     "ExportJob",

@@ -101,7 +101,11 @@ class Ruling(models.Model):
     warning = models.BooleanField(default=False)
     penalty = models.IntegerField(default=0, help_text="The reference penalty (2016 rule).")
     warning_penalty = models.IntegerField(
-        default=0, help_text="Derived: this warning's cost, beyond the game's free warnings."
+        default=0,
+        help_text="Derived: what this round's warnings cost, beyond the game's free warnings.",
+    )
+    discipline_warnings = models.PositiveSmallIntegerField(
+        default=0, help_text="Derived: the disciplinary warnings of this round (Discipline)."
     )
     averaged = models.BooleanField(
         default=False,

@@ -28,7 +28,8 @@ def _int_field(key: str) -> serializers.IntegerField:
 # The schema of a game's action, at either address (here, and web.api.director's).
 ACTION_SCHEMA: dict[str, Any] = dict(
     summary="A director's or arbiter's action on a game: draw, rack, open, extend, pause, "
-    "resume, close, publish, annul, choose_top, amend, slip",
+    "resume, close, publish, annul, choose_top, amend, amend_slip, slip, resolve, discipline "
+    "(a disciplinary warning: round, table, reason), discipline_withdraw (discipline, reason)",
     parameters=[
         OpenApiParameter("action", str, OpenApiParameter.PATH, enum=sorted(ACTIONS)),
     ],
@@ -41,6 +42,8 @@ ACTION_SCHEMA: dict[str, Any] = dict(
             "ref": serializers.CharField(required=False, max_length=TEXT["ref"]),
             "word": serializers.CharField(required=False, max_length=TEXT["word"]),
             "ruling": _int_field("ruling"),
+            "round": _int_field("round"),
+            "discipline": _int_field("discipline"),
             "points": _int_field("points"),
             "penalty": _int_field("penalty"),
             "code": serializers.CharField(required=False, max_length=TEXT["code"]),

@@ -13,11 +13,11 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from arbiter.selectors.console import round_current
-from arbiter.services import clock, corrections, publishing, racks
+from arbiter.services import clock, corrections, discipline, publishing, racks
 from arbiter.services.double_entry import slip_check_resolve
 from arbiter.services.slips import Existing, slip_check, slip_submit
 from tournament.errors import ApplicationError
-from tournament.models import Game, Player, Round, Ruling, Submission
+from tournament.models import Discipline, Game, Player, Round, Ruling, Submission
 from tournament.selectors import unique_or_none
 from web.inputs import (
     BIGINT_MAX,
@@ -44,6 +44,7 @@ INT_BOUNDS = {
     "score": Bounds(INT32_MIN, INT32_MAX),
     "round": Bounds(1, INT32_MAX),
     "check": Bounds(1, BIGINT_MAX),
+    "discipline": Bounds(1, BIGINT_MAX),
 }
 INT_DEFAULT_BOUNDS = Bounds(INT32_MIN, INT32_MAX)  # any other number: an integer column's
 # The longest text each field may hold (the column's, or a generous line for a reason).
@@ -325,6 +326,40 @@ def _amend_slip(game: Game, user: User, data: Data) -> str:
     }
 
 
+def _discipline(game: Game, user: User, data: Data) -> str:
+    """A disciplinary warning for the player at a table, for a round of the game (rules.md,
+    case 21)."""
+    number = _int(data, "round")
+    round = game.rounds.exclude(status=Round.Status.ANNULLED).filter(number=number).first()
+    if round is None:
+        raise ApplicationError(
+            gettext("Game %(game)s has no round %(number)s.")
+            % {"game": game.number, "number": number}
+        )
+    player = _player_at(game, data)
+    discipline.discipline_warn(round=round, player=player, reason=_text(data, "reason"), actor=user)
+    return gettext("Table %(table)s (%(name)s): a disciplinary warning in round %(number)s.") % {
+        "table": player.table,
+        "name": player.name,
+        "number": number,
+    }
+
+
+def _discipline_withdraw(game: Game, user: User, data: Data) -> str:
+    given = (
+        Discipline.objects.filter(pk=_int(data, "discipline"), round__game=game)
+        .select_related("player", "round")
+        .first()
+    )
+    if given is None:
+        raise ApplicationError(gettext("No such disciplinary warning in this game."))
+    discipline.discipline_withdraw(discipline=given, reason=_text(data, "reason"), actor=user)
+    return gettext("%(name)s: the disciplinary warning of round %(number)s is withdrawn.") % {
+        "name": given.player.name,
+        "number": given.round.number,
+    }
+
+
 def _slip(game: Game, user: User, data: Data) -> str:
     current = round_current(game)
     if current is None:
@@ -419,6 +454,8 @@ ACTIONS: dict[str, tuple[tuple[str, ...], Action]] = {
     "choose_top": (STAFF, _choose_top),
     "amend": (STAFF, _amend),
     "amend_slip": ((DIRECTOR, ARBITER), _amend_slip),
+    "discipline": (STAFF, _discipline),
+    "discipline_withdraw": (STAFF, _discipline_withdraw),
     "slip": ((DIRECTOR, ARBITER), _slip),
     "resolve": ((DIRECTOR, ARBITER), _resolve),
 }

@@ -15,6 +15,7 @@ from arbiter.selectors.console import (
     console_state,
     double_entry_mismatches,
     round_current,
+    round_disciplines,
     round_moves_ranked,
     round_rulings,
     table_slips,
@@ -177,6 +178,7 @@ def round_amendments(
             "rulings": round_rulings(round=r) if r.status in AMENDABLE else [],
             "amendable": r.status in AMENDABLE,
             "codes": RULING_CHOICES_SHOWN,
+            "disciplines": round_disciplines(round=r),
         },
     )
 

@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from arbiter.rules import PLACED_CODES
 from arbiter.selectors.interchange import (
     eliot_bytes,
     eliot_export,
@@ -18,6 +19,7 @@ from arbiter.selectors.interchange import (
     sigles_bytes,
 )
 from arbiter.selectors.standings import standings_game
+from arbiter.services.discipline import discipline_warn
 from arbiter.services.interchange import GameImportError, game_import_eliot
 from arbiter.simulation import simulate_event
 from engine.eliot import MAX_BYTES, eliot_read, eliot_write
@@ -70,12 +72,45 @@ def test_a_game_played_here_exports_its_racks_tops_moves_and_totals(played: Game
             assert s.total == by_name[player.name], player.name
     assert eliot.top_total == standings.top_total
     placed = sum(1 for t in eliot.played for m in t.moves if m.type == "valid")
-    assert (
-        placed
-        == Ruling.objects.filter(
-            round__game=played, code__in=["valid", "valid_warning", "reference_penalty"]
-        ).count()
+    assert placed == Ruling.objects.filter(round__game=played, code__in=PLACED_CODES).count()
+
+
+def test_disciplinary_warnings_eliot_cannot_hold_are_in_the_comments_and_their_cost_counted(
+    played: Game,
+) -> None:
+    """rules.md case 21: two disciplinary warnings for one player in round 2. Eliot's file holds
+    one warning a player and a round: the other is said in the file's comments, and what the
+    warnings cost is written as penalties, so Eliot's totals are still the standings'."""
+    first, second = _published(played)[:2]
+    ann = played.event.players.order_by("table").first()
+    assert ann is not None
+    for r, why in ((second, "talking"), (second, "phone out"), (first, "late to sit")):
+        discipline_warn(round=r, player=ann, reason=why, actor=None)
+    export = eliot_export(played)
+    assert [(name, number) for name, _table, number, _n in export.unheld] == [
+        (ann.name, second.number)
+    ]
+    text = eliot_bytes(played).decode()
+    assert "disciplinary warning" in text and f"round {second.number}" in text
+    eliot = eliot_read(eliot_bytes(played))
+    stats = eliot.stats(
+        warnings_free=played.event.warnings_free, warning_penalty=played.event.warning_penalty
     )
+    standings = {row.name: row.total for row in standings_game(game=played).rows}
+    averaged = set(
+        Ruling.objects.filter(round__game=played, averaged=True).values_list(
+            "player__name", flat=True
+        )
+    )
+    for player, s in zip(eliot.players, stats, strict=True):
+        if player.name not in averaged:
+            assert s.total == standings[player.name], player.name
+    again = eliot_write(
+        eliot_read(eliot_bytes(played)),
+        comment=f"{played.event.name}, game {played.number}",
+        notes=eliot_notes(export),
+    )
+    assert again == eliot_bytes(played)
 
 
 def test_the_export_read_back_and_written_again_is_the_same_file(played: Game) -> None:
