@@ -777,3 +777,10 @@ def round_average(nets: Iterable[int]) -> int:
     """The average of the other players' net scores for a round, rounded down (rule 10)."""
     values = list(nets)
     return sum(values) // len(values) if values else 0
+
+
+def tie_break_key(last_game_rounds: Sequence[int]) -> tuple[int, ...]:
+    """How a player's equal total is broken (rules.md case 22, the Québec federation's rule):
+    the total of the last game played, then its rounds' totals from the last one backwards.
+    ``last_game_rounds``: the player's total in each round of that game, in round order."""
+    return (sum(last_game_rounds), *reversed(last_game_rounds))

@@ -2,8 +2,10 @@
 
 total = points + solos - penalties (``ruling_total``); the gap is the total minus the top's
 total (the sum of the tops played), the percentage is the total over the top's total; equal
-totals share a rank (1, 2, 2, 4). A category, a club, a series or an age category (any of them
-together: ``PlayerFilter``) is a filter: ranks are then counted within it, the overall rank
+totals share a rank (1, 2, 2, 4), unless the event breaks ties (rules.md case 22: the last
+game's total, then its rounds from the last backwards; still equal: a shared rank). A
+category, a club, a series or an age category (any of them together: ``PlayerFilter``) is a
+filter: ranks are then counted within it, the overall rank
 kept beside. Amended rulings count as amended, so the standings follow every correction.
 A withdrawn player stays in the standings with the points already earned, marked withdrawn.
 """
@@ -19,9 +21,10 @@ from typing import Any, cast
 from django.core.cache import cache
 from django.db.models import Count, Max, Q, QuerySet, Sum
 
-from arbiter.rules import solo_winner
+from arbiter.rules import solo_winner, tie_break_key
 from arbiter.state import policy_for
 from tournament.models import AuditEntry, Event, Game, Player, Round, Ruling, Submission
+from tournament.models.choices import TieBreak
 from tournament.vocabulary import name_key, ruling_total
 
 
@@ -70,6 +73,7 @@ class StandingRow:
     age_category: str = ""
     room: str = ""  # a simultaneous event's standings: the player's room
     rounds: int = 0  # ... and how many rounds of it count (what the room has published)
+    tie: tuple[int, ...] = ()  # what breaks an equal total (rules.md case 22); () shares it
 
 
 @dataclass(frozen=True)
@@ -82,7 +86,8 @@ class Standings:
         return next((r for r in self.rows if r.player_id == player_id), None)
 
 
-def _ranked(totals: list[tuple[int, Player]]) -> list[int]:
+def _ranked(totals: list[tuple[tuple[int, ...], Player]]) -> list[int]:
+    """Ranks of players in standings order, by (total, tie-break): equal ones share a rank."""
     ranks: list[int] = []
     for i, (total, _) in enumerate(totals):
         ranks.append(ranks[i - 1] if i and totals[i - 1][0] == total else i + 1)
@@ -102,6 +107,12 @@ class _Entry:
     top_total: int  # the sum of the tops played in the rounds counted for this player
     room: str = ""
     rounds: int = 0
+    tie: tuple[int, ...] = ()
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """What ranks the entry: its total, then what breaks a tie."""
+        return (self.total, *self.tie)
 
     @property
     def total(self) -> int:
@@ -142,12 +153,15 @@ def _entry(player: Player, s: dict[str, int], top_total: int, **more: Any) -> _E
 def _ranking(entries: list[_Entry], shown_only: PlayerFilter) -> list[StandingRow]:
     """The entries ranked by total (equal totals share a rank), the shown ones ranked again
     among themselves with the overall rank kept."""
-    everyone = sorted(entries, key=lambda e: (-e.total, name_key(e.player.name), e.player.pk))
-    totals = [(e.total, e.player) for e in everyone]
+    everyone = sorted(
+        entries,
+        key=lambda e: (tuple(-x for x in e.order), name_key(e.player.name), e.player.pk),
+    )
+    totals = [(e.order, e.player) for e in everyone]
     overall = dict(zip((e.player.pk for e in everyone), _ranked(totals), strict=True))
     shown = [e for e in everyone if shown_only.keeps(e.player)]
     rows = []
-    for rank, e in zip(_ranked([(e.total, e.player) for e in shown]), shown, strict=True):
+    for rank, e in zip(_ranked([(e.order, e.player) for e in shown]), shown, strict=True):
         p = e.player
         rows.append(
             StandingRow(
@@ -172,6 +186,7 @@ def _ranking(entries: list[_Entry], shown_only: PlayerFilter) -> list[StandingRo
                 age_category=p.age_category,
                 room=e.room,
                 rounds=e.rounds,
+                tie=e.tie,
             )
         )
     return rows
@@ -182,11 +197,34 @@ def _standings(
     rulings: QuerySet[Ruling],
     rounds: QuerySet[Round],
     shown_only: PlayerFilter,
+    tie_break: str = TieBreak.SHARED,
 ) -> Standings:
     sums = _sums(rulings)
     top_total = rounds.aggregate(t=Sum("played_score"))["t"] or 0
-    entries = [_entry(p, sums.get(p.pk, {}), top_total) for p in players]
+    ties = _ties(rulings, rounds) if tie_break == TieBreak.LAST_GAME else {}
+    entries = [_entry(p, sums.get(p.pk, {}), top_total, tie=ties.get(p.pk, ())) for p in players]
     return Standings(top_total=top_total, rounds=rounds.count(), rows=_ranking(entries, shown_only))
+
+
+def _ties(rulings: QuerySet[Ruling], rounds: QuerySet[Round]) -> dict[int, tuple[int, ...]]:
+    """{player id: their tie-break key} (``tie_break_key``): the last game with a round counted,
+    each player's total in each of its rounds (0 where they have no ruling)."""
+    last = rounds.aggregate(n=Max("game__number"))["n"]
+    if last is None:
+        return {}
+    numbers = sorted(rounds.filter(game__number=last).values_list("number", flat=True))
+    per_round: dict[int, dict[int, int]] = {}
+    rows = rulings.filter(round__game__number=last).values_list(
+        "player_id", "round__number", "points", "solo", "penalty", "warning_penalty"
+    )
+    for player_id, number, points, solo, penalty, warned in rows:
+        per_round.setdefault(player_id, {})[number] = ruling_total(
+            points=points, solo=solo, penalty=penalty, warning_penalty=warned
+        )
+    return {
+        player_id: tie_break_key([mine.get(n, 0) for n in numbers])
+        for player_id, mine in per_round.items()
+    }
 
 
 def ranks_within(
@@ -204,7 +242,10 @@ def ranks_within(
     for rows in groups.values():
         previous: StandingRow | None = None
         for i, row in enumerate(rows):  # the rows are in standings order: best first
-            same = previous is not None and previous.total == row.total
+            same = previous is not None and (previous.total, *previous.tie) == (
+                row.total,
+                *row.tie,
+            )
             ranks[row.player_id] = ranks[previous.player_id] if same and previous else i + 1
             previous = row
     return ranks
@@ -216,7 +257,8 @@ def standings_game(
     published = Round.objects.filter(game=game, status=Round.Status.PUBLISHED)
     rulings = Ruling.objects.filter(round__in=published)
     shown = _filter(category, only)
-    return _standings(Player.objects.filter(event_id=game.event_id), rulings, published, shown)
+    players = Player.objects.filter(event_id=game.event_id)
+    return _standings(players, rulings, published, shown, game.event.tie_break)
 
 
 def standings_event(
@@ -225,7 +267,9 @@ def standings_event(
     published = Round.objects.filter(game__event=event, status=Round.Status.PUBLISHED)
     rulings = Ruling.objects.filter(round__in=published)
     shown = _filter(category, only)
-    return _standings(Player.objects.filter(event=event), rulings, published, shown)
+    return _standings(
+        Player.objects.filter(event=event), rulings, published, shown, event.tie_break
+    )
 
 
 def _filter(category: str | None, only: PlayerFilter | None) -> PlayerFilter:

@@ -124,3 +124,40 @@ def test_21_the_warning_is_written_all_or_nothing(paper_room, director, monkeypa
     with pytest.raises(AuditDown):
         discipline_warn(round=r, player=paper_room[0], reason="noise", actor=director)
     assert database_snapshot() == before
+
+
+# 22: ties in the standings ---------------------------------------------------------------------
+
+
+def test_22_the_tie_break_key_is_the_last_games_total_then_its_rounds_backwards() -> None:
+    from arbiter.rules import tie_break_key
+
+    assert tie_break_key([10, 9]) == (19, 9, 10)
+    assert tie_break_key([0, 19]) > tie_break_key([10, 9])  # the same total: the last round
+    assert tie_break_key([]) == (0,)
+
+
+@pytest.mark.parametrize("tie_break", ["shared", "last_game"])
+def test_22_equal_totals_share_a_rank_or_are_broken_by_the_last_rounds(
+    paper_room, director, tie_break: str
+) -> None:
+    event = paper_room[0].event
+    event.tie_break = tie_break
+    event.save(update_fields=["tie_break"])
+    game, r = horn_game(paper_room)
+    first = Ruling.objects.get(round__game=game, round__number=1, player=paper_room[0])
+    corrections.ruling_amend(ruling=first, points=10, reason="test: round 1", actor=director)
+    paper(paper_room[0], r, "FARM", "8F", 9)  # Ann: 10 + 9
+    paper(paper_room[1], r, "FARM", "8F", 9)
+    r = score(r)
+    bob = Ruling.objects.get(round=r, player=paper_room[1])
+    corrections.ruling_amend(ruling=bob, points=19, reason="test: round 2", actor=director)
+    publishing.round_publish(round=r, actor=None, now=ROUND_2 + CLOSING)
+    rows = {row.name: row for row in standings_game(game=game).rows}
+    assert rows["Ann"].total == rows["Bob"].total == 19
+    if tie_break == "shared":
+        assert (rows["Ann"].rank, rows["Bob"].rank) == (1, 1)
+    else:  # the same game total: round 2, the last, decides
+        assert (rows["Bob"].rank, rows["Ann"].rank) == (1, 2)
+    assert rows["Cleo"].rank == 3  # the others, all at 0, share a rank either way
+    assert rows["Dan"].rank == rows["Eve"].rank == 3

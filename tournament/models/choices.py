@@ -27,3 +27,10 @@ class Language(models.TextChoices):
 def in_choices(field: str, choices: type[models.TextChoices]) -> models.Q:
     """A CheckConstraint condition: ``field`` holds one of ``choices``."""
     return models.Q(**{f"{field}__in": choices.values})
+
+
+class TieBreak(models.TextChoices):
+    """How equal totals are ranked (docs/rules.md, case 22)."""
+
+    SHARED = "shared", _("Equal totals share a rank")
+    LAST_GAME = "last_game", _("The last game's total, then its rounds from the last backwards")

@@ -10,7 +10,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tournament.models.choices import BoardLayout, Language, TileSet, in_choices
+from tournament.models.choices import BoardLayout, Language, TieBreak, TileSet, in_choices
 
 
 @functools.cache
@@ -96,6 +96,15 @@ class Event(models.Model):
     board_layout = models.CharField(
         max_length=16, choices=BoardLayout.choices, default=BoardLayout.STANDARD
     )
+    tie_break = models.CharField(
+        max_length=16,
+        choices=TieBreak.choices,
+        default=TieBreak.SHARED,
+        help_text=_(
+            "How equal totals are ranked: shared, or by the last game's total, then its "
+            "rounds from the last one backwards (the Québec federation's rule)."
+        ),
+    )
     language = models.CharField(
         max_length=8,
         choices=Language.choices,
@@ -176,6 +185,9 @@ class Event(models.Model):
             ),
             models.CheckConstraint(
                 condition=in_choices("language", Language), name="event_language_valid"
+            ),
+            models.CheckConstraint(
+                condition=in_choices("tie_break", TieBreak), name="event_tie_break_valid"
             ),
         ]
 

@@ -44,6 +44,7 @@ POLICY_FIELDS = (
     "solo_bonus",
     "solo_min_players",
     "publish_after_seconds",
+    "tie_break",
     "tile_set",
     "lexicon",
     "board_layout",

@@ -85,6 +85,7 @@ EVENT_LABELS = {
     "solo_bonus": _("Solo bonus"),
     "solo_min_players": _("Players for a solo"),
     "publish_after_seconds": _("Publish by itself after (seconds)"),
+    "tie_break": _("Ties in the standings"),
     "tile_set": _("Tile set"),
     "lexicon": _("Lexicon"),
     "board_layout": _("Board"),
