@@ -216,3 +216,74 @@ def test_an_extension_holds_two_or_more_board_tiles_in_a_row(horn) -> None:
     assert extends(horn, validate(horn, Move.parse("H5 SHORN")))
     assert extends(horn, validate(horn, Move.parse("H6 HORNS")))
     assert not extends(horn, validate(horn, Move.parse("8F FARM")))
+
+
+def runs(board_move: str, move: str) -> list[str]:
+    board = Board()
+    board.play(Move.parse(board_move))
+    return sorted(junction_runs(board, validate(board, Move.parse(move))))
+
+
+@pytest.mark.parametrize(
+    ("board_move", "move", "expected"),
+    [
+        # a word across above HORN: its Y sits on the H
+        ("H6 HORN", "G5 XY", ["HO", "HOR", "HORN"]),
+        # below HORN, on its R and N
+        ("H6 HORN", "I8 XY", ["HOR", "HORN", "OR", "ORN", "RN"]),
+        # above HORN, on its N only (the Y overhangs)
+        ("H6 HORN", "G9 XY", ["HORN", "ORN", "RN"]),
+        # a word down left of HORN down, beside its H; right of it, beside its N
+        ("6H HORN", "5G XY", ["HO", "HOR", "HORN"]),
+        ("6H HORN", "7K XY", ["HORN", "ORN", "RN"]),
+        # the board's edges: row A, row O, column 1, column 15
+        ("A1 HORN", "B3 XY", ["HOR", "HORN", "OR", "ORN", "RN"]),
+        ("O12 HORN", "N14 XY", ["HOR", "HORN", "OR", "ORN", "RN"]),
+        ("N1 HORN", "O2 XY", ["HO", "HOR", "HORN", "OR", "ORN", "RN"]),
+        ("1A HORN", "2B XY", ["HO", "HOR", "HORN", "OR", "ORN", "RN"]),
+        ("I1 HORN", "15G XY", []),  # nothing beside it (the H of row I is no neighbour)
+        ("H6 HORN", "H6 HORNSE", ["HO", "HOR", "HORN", "OR", "ORN", "RN"]),  # extended
+        ("H6 HORN", "H4 XYHORN", ["HO", "HOR", "HORN", "OR", "ORN", "RN"]),
+    ],
+)
+def test_the_runs_of_a_placement_are_those_it_joins_on_every_side(
+    board_move: str, move: str, expected: list[str]
+) -> None:
+    assert runs(board_move, move) == expected
+
+
+def test_an_extension_needs_two_board_tiles_in_a_row() -> None:
+    board = Board()
+    board.play(Move.parse("H8 OX"))
+    assert extends(board, validate(board, Move.parse("H8 OXEN")))  # two held: OX
+    board = Board()
+    board.play(Move.parse("H8 AB"))
+    board.play(Move.parse("H11 CD"))
+    assert not extends(board, validate(board, Move.parse("H8 ABXCD")))  # held, but apart
+    board = Board()
+    board.play(Move.parse("H6 HORN"))
+    assert not extends(board, validate(board, Move.parse("8F FARM")))  # one held
+
+
+def test_altered_junction_letters_differ_in_exactly_one_letter() -> None:
+    assert altered("HPR", {"HOR"}) and altered("XOR", {"HOR"}) and altered("HOX", {"HOR"})
+    assert not altered("HPQ", {"HOR"})  # two letters changed
+    assert not altered("HOR", {"HOR"})  # none changed: that is the junction itself
+    assert not altered("HO", {"HOR"})  # another length
+
+
+def test_the_final_letter_moves_only_when_that_letter_is_on_the_board(horn) -> None:
+    down = Move.parse("9E OME")  # OMEN's N is at H9
+    assert [(m.word, how) for m, how in final_letter_moves(horn, down)] == [("OMEN", "left out")]
+    changed = Move.parse("9E OMEA")
+    assert [(m.word, how) for m, how in final_letter_moves(horn, changed)] == [("OMEN", "changed")]
+    assert list(final_letter_moves(horn, Move.parse("9E OMEN"))) == []  # written in full
+    assert list(final_letter_moves(horn, Move.parse("H3 FO"))) == []  # nothing follows
+    # the letter after is not the last: HORN goes on after its H
+    assert list(final_letter_moves(horn, Move.parse("H4 AT"))) == []
+    edge = Board()
+    edge.play(Move.parse("15G ON"))  # O at G15, N at H15: the board's last column
+    assert list(final_letter_moves(edge, Move.parse("H13 TE"))) == [
+        (Move.parse("H13 TEN"), "left out")  # the whole word ends at the board's edge
+    ]
+    assert list(final_letter_moves(edge, Move.parse("H13 TEN"))) == []  # written in full
