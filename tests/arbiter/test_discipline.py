@@ -161,3 +161,54 @@ def test_22_equal_totals_share_a_rank_or_are_broken_by_the_last_rounds(
         assert (rows["Bob"].rank, rows["Ann"].rank) == (1, 2)
     assert rows["Cleo"].rank == 3  # the others, all at 0, share a rank either way
     assert rows["Dan"].rank == rows["Eve"].rank == 3
+
+
+def test_21_what_is_stored_and_audited(paper_room, director) -> None:
+    _, r = horn_game(paper_room)
+    r = score(r)
+    given = discipline_warn(round=r, player=paper_room[0], reason="  noise  ", actor=director)
+    given.refresh_from_db()
+    assert (given.reason, given.given_by, given.round, given.player) == (
+        "noise",
+        director,
+        r,
+        paper_room[0],
+    )
+    warned = AuditEntry.objects.get(action="arbiter.discipline.warned")
+    assert (warned.round, warned.game, warned.event) == (r, r.game, r.game.event)
+    assert warned.data == {"player": paper_room[0].pk, "discipline": given.pk, "reason": "noise"}
+    discipline_withdraw(discipline=given, reason=" mistake ", actor=director)
+    withdrawn = AuditEntry.objects.get(action="arbiter.discipline.withdrawn")
+    assert (withdrawn.actor, withdrawn.round) == (director, r)
+    assert withdrawn.data == {"player": paper_room[0].pk, "given": "noise", "reason": "mistake"}
+
+
+def test_21_refusals_carry_their_code_and_their_whole_message(paper_room, director) -> None:
+    game, r = horn_game(paper_room)
+    with pytest.raises(ApplicationError, match=r"^A disciplinary warning needs its reason\.$") as e:
+        discipline_warn(round=r, player=paper_room[0], reason="", actor=director)
+    assert e.value.data == {"code": "reason_missing"}
+    given = discipline_warn(round=r, player=paper_room[0], reason="noise", actor=director)
+    with pytest.raises(
+        ApplicationError, match=r"^Withdrawing a disciplinary warning needs its reason\.$"
+    ) as e:
+        discipline_withdraw(discipline=given, reason="", actor=director)
+    assert e.value.data == {"code": "reason_missing"}
+    stranger = PlayerFactory(event=EventFactory(), name="Zoe")
+    with pytest.raises(ApplicationError, match=r"^Zoe does not play this event\.$") as e:
+        discipline_warn(round=r, player=stranger, reason="x", actor=director)
+    assert e.value.data == {"code": "not_a_player"}
+    corrections.round_annul(round=r, reason="bad draw", actor=director)
+    r.refresh_from_db()
+    with pytest.raises(ApplicationError, match=r"can be given a disciplinary warning\.$"):
+        discipline_warn(round=r, player=paper_room[0], reason="x", actor=director)
+    event = game.event
+    event.status = event.Status.FINISHED
+    event.save(update_fields=["status"])
+    closed = r"is closed: its rulings can no longer be amended\.$"
+    with pytest.raises(ApplicationError, match=closed) as e:
+        discipline_warn(round=r, player=paper_room[0], reason="x", actor=director)
+    assert e.value.data == {"code": "event_closed"}
+    with pytest.raises(ApplicationError, match=closed):
+        discipline_withdraw(discipline=given, reason="x", actor=director)
+    assert Discipline.objects.count() == 1
