@@ -164,6 +164,8 @@ ACTION_ROLES = {
     "amend_slip": STAFF,
     "slip": STAFF,
     "resolve": STAFF,
+    "discipline": STAFF,  # a disciplinary warning (rules.md case 21)
+    "discipline_withdraw": STAFF,
     "annul": DIRECTORS,
 }
 
