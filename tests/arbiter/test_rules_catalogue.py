@@ -13,6 +13,7 @@ from arbiter.junctions import altered, extends, final_letter_moves, is_junction,
 from arbiter.rules import Article, Code, Policy, Slip
 from engine.board import Board
 from engine.move import Move
+from engine.notation import Direction
 from engine.validate import validate
 from tests.arbiter.test_rules import judge
 
@@ -287,3 +288,64 @@ def test_the_final_letter_moves_only_when_that_letter_is_on_the_board(horn) -> N
         (Move.parse("H13 TEN"), "left out")  # the whole word ends at the board's edge
     ]
     assert list(final_letter_moves(edge, Move.parse("H13 TEN"))) == []  # written in full
+
+
+def board_of(*moves: str) -> Board:
+    board = Board()
+    for move in moves:
+        board.play(Move.parse(move))
+    return board
+
+
+def test_a_word_extended_down_is_an_extension() -> None:
+    board = board_of("6H HORN")
+    assert extends(board, validate(board, Move.parse("6H HORNS")))
+
+
+@pytest.mark.parametrize(
+    ("board_moves", "move", "expected"),
+    [
+        # the letter left out in row A (across), in column 1 (down), in row O (down)
+        (("15A ON",), Move(0, 12, Direction.ACROSS, "TE"), [("TEO", "left out")]),
+        (("H1 ON",), Move(5, 0, Direction.DOWN, "TE"), [("TEO", "left out")]),
+        (("O1 ON",), Move(12, 0, Direction.DOWN, "TE"), [("TEO", "left out")]),
+        # the letter changed in row A, in column 1
+        (("15A ON",), Move(0, 12, Direction.ACROSS, "TEX"), [("TEO", "changed")]),
+        (("H1 ON",), Move(5, 0, Direction.DOWN, "TEX"), [("TEO", "changed")]),
+        # nothing past the board's last column, whatever the next row holds
+        (("I1 AB",), Move(7, 13, Direction.ACROSS, "TE"), []),
+        (("I1 AB",), Move(7, 13, Direction.ACROSS, "TEX"), []),
+        # the last column holds the letter; the next row's first square is not after it
+        (("15G ON", "I1 AB"), Move(7, 12, Direction.ACROSS, "TE"), [("TEN", "left out")]),
+        # down onto HORN's H, which its O follows: the H is not the final letter
+        (("6H HORN",), Move(5, 5, Direction.DOWN, "XY"), []),
+    ],
+)
+def test_the_final_letter_at_the_board_s_edges(
+    board_moves: tuple[str, ...], move: Move, expected: list[tuple[str, str]]
+) -> None:
+    board = board_of(*board_moves)
+    assert [(m.word, how) for m, how in final_letter_moves(board, move)] == expected
+
+
+def test_the_runs_stop_at_the_board_s_first_row_and_column() -> None:
+    # HORN down from A1 with a tile at O1: going up from the H finds the board's edge
+    board = board_of("1A HORN", "O1 AB")
+    assert sorted(junction_runs(board, validate(board, Move.parse("2B XY")))) == [
+        "HO",
+        "HOR",
+        "HORN",
+        "OR",
+        "ORN",
+        "RN",
+    ]
+    # HORN across from H1 with a tile at G15: going left from the H finds the board's edge
+    board = board_of("H1 HORN", "15F AB")
+    assert sorted(junction_runs(board, validate(board, Move.parse("I2 XY")))) == [
+        "HO",
+        "HOR",
+        "HORN",
+        "OR",
+        "ORN",
+        "RN",
+    ]
