@@ -349,3 +349,28 @@ def test_the_runs_stop_at_the_board_s_first_row_and_column() -> None:
         "ORN",
         "RN",
     ]
+
+
+def test_13_19_junction_letters_on_several_placements_take_the_one_the_score_names(horn) -> None:
+    # HOR: MOTIF at I3 (31, under HORN), 5F (18, down through its O) and 7G (14, through its R)
+    for score, ref in ((31, "I3"), (18, "5F"), (14, "7G")):
+        ruled = rule(horn, "AFMEIOT", Slip("MOTIF", "HOR", score))
+        assert (ruled.code, ruled.points, ruled.article) == (Code.VALID, score, "13")
+        assert f"MOTIF at {ref}" in ruled.reason
+    # no score names one and they are worth different scores: ambiguous, a wrong reference
+    ruled = rule(horn, "AFMEIOT", Slip("MOTIF", "HOR", 20))
+    assert (ruled.code, ruled.points, ruled.article) == (Code.BAD_REFERENCE, 0, Article.REFERENCE)
+    assert "fit 3 placements of MOTIF" in ruled.reason
+
+
+def test_17_the_final_letter_with_a_blank_not_marked_earns_the_blank_s_warning_too(horn) -> None:
+    # AF?EIMT: no O, the blank must be OMEN's O (6 points)
+    for written in ("OME", "OMe"):
+        ruled = rule(horn, "AF?EIMT", Slip(written, "9E", 6))
+        assert (ruled.code, ruled.points, ruled.penalty, ruled.warning) == (
+            Code.FINAL_LETTER_PENALTY,
+            6,
+            5,
+            True,
+        )
+        assert "oMEN" in ruled.reason
