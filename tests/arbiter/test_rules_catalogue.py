@@ -374,3 +374,17 @@ def test_17_the_final_letter_with_a_blank_not_marked_earns_the_blank_s_warning_t
             True,
         )
         assert "oMEN" in ruled.reason
+
+
+@pytest.mark.parametrize(
+    ("ref", "article"),
+    [
+        ("G4", Article.SHIFT),  # one column right of G3
+        ("G2", Article.SHIFT),  # one column left
+        ("G5", Article.REFERENCE),  # two columns: the general case
+        ("F3", Article.REFERENCE),  # the row above: not a shift along the word
+    ],
+)
+def test_18_a_word_across_shifted_by_one_column(horn, ref: str, article: str) -> None:
+    ruled = rule(horn, "BDEGILU", Slip("DEBUG", ref, 23))  # DEBUG at G3, 23, above HORN
+    assert (ruled.code, ruled.net, ruled.article) == (Code.REFERENCE_PENALTY, 18, article)
