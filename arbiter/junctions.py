@@ -60,11 +60,9 @@ def junction_runs(board: Board, verdict: Verdict) -> set[str]:
             r, c = row, col
             while min(r - dr, c - dc) >= 0 and board[r - dr, c - dc]:
                 r, c = r - dr, c - dc
+            at = (row - r) + (col - c)  # where the square joined is in the run
             letters: list[str] = []
-            at = 0
             while r < SIZE and c < SIZE and board[r, c]:
-                if (r, c) == (row, col):
-                    at = len(letters)
                 letters.append(board[r, c].upper())
                 r, c = r + dr, c + dc
             word = "".join(letters)
@@ -77,8 +75,7 @@ def junction_runs(board: Board, verdict: Verdict) -> set[str]:
 def altered(junction: str, runs: set[str]) -> bool:
     """Whether ``junction`` is one of ``runs`` with one letter changed (a "raccord altéré")."""
     return any(
-        len(run) == len(junction) and sum(a != b for a, b in zip(run, junction, strict=True)) == 1
-        for run in runs
+        len(run) == len(junction) and sum(map(str.__ne__, run, junction)) == 1 for run in runs
     )
 
 

@@ -179,7 +179,7 @@ def test_21_what_is_stored_and_audited(paper_room, director) -> None:
     assert warned.data == {"player": paper_room[0].pk, "discipline": given.pk, "reason": "noise"}
     discipline_withdraw(discipline=given, reason=" mistake ", actor=director)
     withdrawn = AuditEntry.objects.get(action="arbiter.discipline.withdrawn")
-    assert (withdrawn.actor, withdrawn.round) == (director, r)
+    assert (withdrawn.actor, withdrawn.round, withdrawn.game) == (director, r, r.game)
     assert withdrawn.data == {"player": paper_room[0].pk, "given": "noise", "reason": "mistake"}
 
 
