@@ -3,6 +3,7 @@ API's, then the director's account actions'."""
 
 from __future__ import annotations
 
+import re
 from typing import Any, TypeAlias
 
 from rest_framework import serializers
@@ -10,6 +11,9 @@ from rest_framework import serializers
 from tournament.models.event import EventRoleName
 from tournament.services.invitations import DAYS_VALID, MAX_DAYS_VALID
 from web.inputs import INT32_MAX
+
+# A slip's attempt identity, as the phone makes it (a random identity, kept for every retry).
+ATTEMPT = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
 # What every serializer here reads or writes: the plain dicts the selectors build.
 Shape: TypeAlias = dict[str, Any]
@@ -39,6 +43,15 @@ class SlipInSerializer(serializers.Serializer[Shape]):
         default=None,
         max_value=INT32_MAX,
         help_text="The announced score.",
+    )
+    attempt = serializers.RegexField(
+        ATTEMPT,
+        max_length=64,
+        required=False,
+        default="",
+        help_text="This slip's identity, made by the client (8-64 letters, digits, - or _) and "
+        "sent again with every retry of the same slip: a retry is answered with the original "
+        "receipt.",
     )
 
 

@@ -5,6 +5,8 @@ Errors are ``{"detail": "...", "code": "..."}``, rendered by ``web.api.errors``.
 
 from __future__ import annotations
 
+import time
+import uuid
 from collections.abc import Callable
 from typing import Any, NoReturn
 
@@ -23,17 +25,18 @@ from arbiter.selectors.play import (
     play_standings,
     play_state_for_phone,
     play_state_version,
-    slip_receipt,
 )
-from arbiter.services.slips import slip_submit
+from arbiter.services.slips import slip_hand_in
 from tournament.errors import NotFound
 from web.api.authentication import (
     PlayerCookieAuthentication,
     PlayerPrincipal,
     PlayerTokenAuthentication,
+    play_cookie_token,
 )
 from web.api.errors import play_exception_handler
 from web.api.serializers import (
+    ATTEMPT,
     ErrorSerializer,
     ReceiptSerializer,
     SlipInSerializer,
@@ -45,6 +48,7 @@ from web.arrival import arrived_at
 from web.i18n import event_language_activate
 from web.live.polling import POLL_HEADER, poll_seconds
 from web.live.store import live_version
+from web.outage import answered, first_arrival, held, hold_seconds, slip_digest
 
 
 class IsPlayer(BasePermission):
@@ -151,22 +155,63 @@ class PlayStandingsView(PlayAPIView):
         return Response(StandingsSerializer(play_standings(player=_caller(request).player)).data)
 
 
+def _credential(request: Request) -> str:
+    """The token the request authenticates with, read without the database (the header, or
+    the phone's signed cookie): what an attempt's first arrival is kept under."""
+    header = str(request.META.get("HTTP_AUTHORIZATION", ""))
+    keyword, _, token = header.partition(" ")
+    if keyword.lower() == PlayerTokenAuthentication.keyword.lower() and token.strip():
+        return "bearer:" + token.strip()
+    return "cookie:" + (play_cookie_token(request._request) or "")
+
+
 class PlaySubmissionsView(PlayAPIView):
+    """Hands in a slip, through our own outages (``web.outage``): the request is held while the
+    database does not answer, the attempt identity makes every retry safe."""
+
     throttle_classes = [PlaySubmissionsThrottle]
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        self.hold_until = time.monotonic() + hold_seconds()
+        self.arrived = arrived_at(request._request)
+        self.attempt = ""
+        self.credential = ""
+        data = request.data  # parsed without the database (a malformed body: a 400 here)
+        attempt = data.get("attempt") if isinstance(data, dict) else None
+        if isinstance(attempt, str) and ATTEMPT.fullmatch(attempt):
+            self.attempt, self.credential = attempt, _credential(request)
+            self.arrived = first_arrival(
+                credential=self.credential,
+                attempt=attempt,
+                digest=slip_digest(data),
+                arrived=self.arrived,
+            )
+        # authentication reads the database: held too
+        held(lambda: PlayAPIView.initial(self, request, *args, **kwargs), until=self.hold_until)
+
+    def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
+        if self.__dict__.get("attempt") and response.status_code < 500:
+            answered(credential=self.credential, attempt=self.attempt)
+        return super().finalize_response(request, response, *args, **kwargs)
 
     @extend_schema(
         operation_id="play_submissions_create",
         summary="Hand in a slip for the open round",
         description="A later slip before the deadline replaces the earlier one (both kept). "
-        "The deadline is on the server clock.",
+        "The deadline is on the server clock, judged on when the request's first bytes "
+        "reached the server. Send `attempt` (a random identity the client keeps for this "
+        "slip) and send the very same body again until an answer comes: a slip already "
+        "stored for that attempt is answered with its original receipt (201), never stored "
+        "twice, never refused as late; while the database does not answer the request is "
+        "held, then answered 503 (code database_unavailable, Retry-After): send again.",
         request=SlipInSerializer,
         responses={
             201: ReceiptSerializer,
             400: OpenApiResponse(
                 ErrorSerializer,
                 description="A slip that cannot be stored (code: malformed_word, "
-                "malformed_reference, malformed_score, invalid); whatever an arbiter would rule "
-                "is recorded and ruled.",
+                "malformed_reference, malformed_score, invalid, attempt_reused); whatever an "
+                "arbiter would rule is recorded and ruled.",
             ),
             403: OpenApiResponse(
                 ErrorSerializer,
@@ -182,6 +227,11 @@ class PlaySubmissionsView(PlayAPIView):
                 "closed, or deadline passed (codes round_not_open, round_paused, event_closed, "
                 "deadline_passed).",
             ),
+            503: OpenApiResponse(
+                ErrorSerializer,
+                description="The database did not answer while the request was held (code "
+                "database_unavailable): send the same body again after Retry-After.",
+            ),
             **_ERRORS,
         },
     )
@@ -190,23 +240,29 @@ class PlaySubmissionsView(PlayAPIView):
         slip_in.is_valid(raise_exception=True)
         data = slip_in.validated_data
         caller = _caller(request)
-        player = caller.player
-        round_ = play_round_by_number(player=player, number=data["round"])
-        if round_ is None:
-            raise NotFound(
-                gettext("There is no round %(round)s in the game being played.")
-                % {"round": data["round"]},
-                data={"code": "no_such_round"},
-            )
-        slip = slip_submit(
-            player=player,
-            round=round_,
-            word=data["word"],
-            ref=data["ref"],
-            score=data["score"],
-            source=caller.source,
-            at=arrived_at(request._request),
-        )
-        return Response(
-            ReceiptSerializer(slip_receipt(slip=slip)).data, status=status.HTTP_201_CREATED
-        )
+        # Without an identity from the client, one of the server's own: its retries below are
+        # then as safe as the phone's.
+        attempt = data["attempt"] or "server-" + uuid.uuid4().hex
+
+        def hand_in() -> dict[str, Any]:
+            player = caller.player
+            round_ = play_round_by_number(player=player, number=data["round"])
+            if round_ is None:
+                raise NotFound(
+                    gettext("There is no round %(round)s in the game being played.")
+                    % {"round": data["round"]},
+                    data={"code": "no_such_round"},
+                )
+            return slip_hand_in(
+                player=player,
+                round=round_,
+                word=data["word"],
+                ref=data["ref"],
+                score=data["score"],
+                source=caller.source,
+                at=self.arrived,
+                attempt=attempt,
+            ).receipt()
+
+        receipt = held(hand_in, until=self.hold_until, retry_integrity=True)
+        return Response(ReceiptSerializer(receipt).data, status=status.HTTP_201_CREATED)
