@@ -117,7 +117,9 @@ def product(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Product]:
             stack.close()
 
 
-def run_round(product: Product, fault: Callable[[float], None], label: str) -> dict[str, Any]:
+def run_round(
+    product: Product, fault: Callable[[float, dict[str, str]], None], label: str
+) -> dict[str, Any]:
     """Open a round for the phones, make them all send in its last seconds while ``fault``
     (given the deadline, time.time()) runs, then count."""
     stack, cluster = product.stack, product.cluster
@@ -142,7 +144,7 @@ def run_round(product: Product, fault: Callable[[float], None], label: str) -> d
     ]
     for thread in threads:
         thread.start()
-    faulty = threading.Thread(target=fault, args=(deadline,))
+    faulty = threading.Thread(target=fault, args=(deadline, tokens))
     faulty.start()
     for thread in threads:
         thread.join(until - time.time() + 30)
@@ -202,6 +204,18 @@ def run_round(product: Product, fault: Callable[[float], None], label: str) -> d
     return counts
 
 
+def request_with(stack: Stack, path: str, headers: dict[str, str]) -> tuple[int, Any]:
+    conn = http.client.HTTPConnection(HOST, stack.web_port, timeout=30)
+    conn.request("GET", path, headers=headers)
+    response = conn.getresponse()
+    text = response.read().decode(errors="replace")
+    conn.close()
+    try:
+        return response.status, json.loads(text)
+    except ValueError:
+        return response.status, text[:200]
+
+
 def at(moment: float) -> None:
     time.sleep(max(0.0, moment - time.time()))
 
@@ -209,21 +223,37 @@ def at(moment: float) -> None:
 def test_a_database_down_for_10_s_around_the_deadline_refuses_no_slip_sent_on_time(
     product: Product,
 ) -> None:
-    def database_down(deadline: float) -> None:
+    stack = product.stack
+    seen: dict[str, tuple[int, Any]] = {}
+
+    def database_down(deadline: float, tokens: dict[str, str]) -> None:
         at(deadline - 3)
         product.cluster.stop("fast")
+        # meanwhile every other route of the phone and the API answers JSON with a code
+        token = next(iter(tokens.values()))
+        seen["state"] = stack.request("GET", "/api/v1/play/state", token=token)
+        seen["standings"] = stack.request("GET", "/api/v1/play/standings", token=token)
+        seen["staff"] = request_with(
+            stack, "/api/v1/events", {"Authorization": "Token " + "x" * 40}
+        )
+        seen["page"] = stack.request("GET", f"/play/{token}/")
         at(deadline + 7)
         product.cluster.start()
 
     counts = run_round(product, database_down, "database down 10 s")
-    assert counts["retried"] or counts["answers"] == [201]
+    for route in ("state", "standings", "staff"):
+        status, body = seen[route]
+        assert status == 503, (route, status, body)
+        assert isinstance(body, dict) and body["code"] == "database_unavailable", (route, body)
+    assert seen["page"][0] == 503, seen["page"]  # a page: a line saying so, not a 500
+    assert counts["acknowledged"] == len(NAMES)
 
 
 def test_the_web_workers_killed_mid_burst_refuse_no_slip_sent_on_time(product: Product) -> None:
     stack = product.stack
     kills: list[int] = []
 
-    def workers_killed(deadline: float) -> None:
+    def workers_killed(deadline: float, tokens: dict[str, str]) -> None:
         """SIGKILL every worker, again each time gunicorn has new ones serving (0.3 s after
         they appear: busy with the requests queued meanwhile), until the deadline."""
         at(deadline - 3)
@@ -249,7 +279,7 @@ def test_the_web_workers_killed_mid_burst_refuse_no_slip_sent_on_time(product: P
 def test_database_connections_killed_repeatedly_refuse_no_slip_sent_on_time(
     product: Product,
 ) -> None:
-    def connections_killed(deadline: float) -> None:
+    def connections_killed(deadline: float, tokens: dict[str, str]) -> None:
         at(deadline - 4)
         while time.time() < deadline + 2:
             kills.append(product.cluster.kill_connections())
