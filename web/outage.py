@@ -18,22 +18,27 @@ fails of ours meanwhile:
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import datetime as dt
 import hashlib
 import json
 import logging
+import re
 import sys
 import time
+import uuid
 from collections.abc import Callable
 from datetime import datetime
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext
+
+from web.api.authentication import PLAY_COOKIE
 
 logger = logging.getLogger(__name__)
 
@@ -43,6 +48,8 @@ T = TypeVar("T")
 # away mid-query (OperationalError), a connection Django found closed (InterfaceError).
 DATABASE_DOWN: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
 RETRY_AFTER_SECONDS = 2
+# A slip's attempt identity, as the phone makes it (random, the same for every retry).
+ATTEMPT = re.compile(r"[A-Za-z0-9_-]{8,64}")
 FIRST_ARRIVAL_SECONDS = 15 * 60  # how long an unanswered attempt's first arrival is kept
 _FIRST_DELAY, _MAX_DELAY = 0.1, 1.0
 
@@ -76,9 +83,11 @@ def held(fn: Callable[[], T], *, until: float, retry_integrity: bool = False) ->
                 raise
             raced = True  # two requests of one attempt: the second now finds the first's slip
         except DATABASE_DOWN:
-            if connection.in_atomic_block or time.monotonic() + delay > until:
+            if connection.in_atomic_block:
                 raise
-            _forget_connection()
+            _forget_connection()  # this thread's next request opens a new one
+            if time.monotonic() + delay > until:
+                raise
             time.sleep(delay)
             delay = min(delay * 2, _MAX_DELAY)
 
@@ -134,6 +143,167 @@ def answered(*, credential: str, attempt: str) -> None:
     next request, a new slip in all but name, is judged on its own arrival."""
     with contextlib.suppress(Exception):
         cache.delete(_key(credential, attempt))
+
+
+# --- The first arrival, recorded before the request waits for a thread --------------------
+
+SUBMISSIONS_PATH = "/api/v1/play/submissions"
+FIRST_ARRIVAL = "duplicate.first_arrival"  # in the ASGI scope's extensions: seconds (float)
+LOOP_HOLD = "duplicate.loop_hold"  # SlipArrivals holds the slip on the event loop
+SERVER_ATTEMPT = "duplicate.server_attempt"  # the identity of a slip sent without one
+RETRY_HEADER = b"x-duplicate-hold-retry"  # a 503 SlipArrivals runs again, never sent out
+_BODY_LIMIT = 16 * 1024  # a slip is a hundred bytes: a larger body is left to Django to refuse
+
+
+def credential_of(authorization: str, cookies: str | dict[str, str]) -> str:
+    """What an attempt's first arrival is kept under: the Bearer token, or the phone's cookie as
+    sent (not checked here: authentication checks it; a forged one only names another key)."""
+    keyword, _, token = authorization.partition(" ")
+    if keyword.lower() == "bearer" and token.strip():
+        return "bearer:" + token.strip()
+    if isinstance(cookies, str):
+        from django.http import parse_cookie
+
+        cookies = parse_cookie(cookies)
+    return "cookie:" + cookies.get(PLAY_COOKIE, "")
+
+
+def attempt_of(body: object) -> tuple[str, dict[str, object]] | None:
+    """A slip's body's attempt identity (and the body), if it carries a well-formed one."""
+    if not isinstance(body, dict):
+        return None
+    attempt = body.get("attempt")
+    if isinstance(attempt, str) and ATTEMPT.fullmatch(attempt):
+        return attempt, body
+    return None
+
+
+def recorded_first_arrival(request: HttpRequest) -> datetime | None:
+    """The first arrival ``SlipArrivals`` recorded for this request's attempt, if it did."""
+    scope = getattr(request, "scope", None)
+    if not isinstance(scope, dict):
+        return None
+    stamp = (scope.get("extensions") or {}).get(FIRST_ARRIVAL)
+    return dt.datetime.fromtimestamp(stamp, tz=dt.UTC) if isinstance(stamp, float) else None
+
+
+def scope_extension(request: HttpRequest, name: str) -> object:
+    scope = getattr(request, "scope", None)
+    return (scope.get("extensions") or {}).get(name) if isinstance(scope, dict) else None
+
+
+class SlipArrivals:
+    """ASGI middleware for the slips (the only requests it touches):
+
+    - the attempt's first arrival is recorded as soon as the body is in, on the event loop,
+      before the request waits for one of the process's threads: a web worker killed while
+      slips wait there loses their answers, not their arrival (the phone's retry is judged on
+      it);
+    - while the database does not answer, the slip is held here, on the event loop, not in a
+      thread: the view answers 503 marked ``RETRY_HEADER`` and gives its thread back, and the
+      request is run again (0.25, 0.5, then every 1 s) with the same body, the same stamps and
+      the same identity (the server's own when the phone sent none), until it is answered or
+      ``SLIP_HOLD_SECONDS`` have passed (then the 503 goes out, unmarked). A room's slips held
+      through an outage leave the threads to every other request.
+    """
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if not (
+            scope.get("type") == "http"
+            and scope.get("method") == "POST"
+            and scope.get("path") == SUBMISSIONS_PATH
+        ):
+            await self.app(scope, receive, send)
+            return
+        messages: list[dict[str, Any]] = []
+        body = b""
+        while True:
+            message = await receive()
+            messages.append(message)
+            if message.get("type") != "http.request":
+                break
+            body += message.get("body", b"")
+            if not message.get("more_body") or len(body) > _BODY_LIMIT:
+                break
+        scope = await self._recorded(scope, body, messages)
+        extensions = dict(scope.get("extensions") or {})
+        extensions[LOOP_HOLD] = True
+        extensions.setdefault(SERVER_ATTEMPT, "server-" + uuid.uuid4().hex)
+        scope = {**scope, "extensions": extensions}
+        until = time.monotonic() + hold_seconds()
+        delay = 0.25
+        while True:
+            retry = await self._once(scope, messages, receive, send, until=until, delay=delay)
+            if not retry:
+                return
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 1.0)
+
+    async def _once(
+        self,
+        scope: Any,
+        messages: list[dict[str, Any]],
+        receive: Any,
+        send: Any,
+        *,
+        until: float,
+        delay: float,
+    ) -> bool:
+        """Run the request once; True when it is to be run again (its answer swallowed)."""
+        pending = list(messages)
+        swallowed = False
+
+        async def replay() -> Any:
+            return pending.pop(0) if pending else await receive()
+
+        async def answer(message: dict[str, Any]) -> None:
+            nonlocal swallowed
+            if message.get("type") == "http.response.start":
+                headers = message.get("headers") or []
+                marked = any(bytes(k).lower() == RETRY_HEADER for k, _ in headers)
+                if marked and time.monotonic() + delay < until:
+                    swallowed = True
+                    return
+                if marked:
+                    kept = [(k, v) for k, v in headers if bytes(k).lower() != RETRY_HEADER]
+                    message = {**message, "headers": kept}
+            elif swallowed:
+                return  # the body of a swallowed answer
+            await send(message)
+
+        await self.app(scope, replay, answer)
+        return swallowed
+
+    async def _recorded(self, scope: Any, body: bytes, messages: list[dict[str, Any]]) -> Any:
+        complete = messages and messages[-1].get("type") == "http.request"
+        if not complete or messages[-1].get("more_body") or len(body) > _BODY_LIMIT:
+            return scope
+        try:
+            found = attempt_of(json.loads(body))
+        except ValueError:
+            return scope
+        if found is None:
+            return scope
+        attempt, data = found
+        headers = {
+            k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])
+        }
+        credential = credential_of(headers.get("authorization", ""), headers.get("cookie", ""))
+        from asgiref.sync import sync_to_async
+
+        from web.arrival import scope_arrival
+
+        first = await sync_to_async(first_arrival, thread_sensitive=False)(
+            credential=credential,
+            attempt=attempt,
+            digest=slip_digest(data),
+            arrived=scope_arrival(scope),
+        )
+        extensions = {**(scope.get("extensions") or {}), FIRST_ARRIVAL: first.timestamp()}
+        return {**scope, "extensions": extensions}
 
 
 # --- handler500: JSON for the API and the phone's requests ---------------------------------

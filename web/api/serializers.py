@@ -3,7 +3,6 @@ API's, then the director's account actions'."""
 
 from __future__ import annotations
 
-import re
 from typing import Any, TypeAlias
 
 from rest_framework import serializers
@@ -11,9 +10,7 @@ from rest_framework import serializers
 from tournament.models.event import EventRoleName
 from tournament.services.invitations import DAYS_VALID, MAX_DAYS_VALID
 from web.inputs import INT32_MAX
-
-# A slip's attempt identity, as the phone makes it (a random identity, kept for every retry).
-ATTEMPT = re.compile(r"[A-Za-z0-9_-]{8,64}")
+from web.outage import ATTEMPT
 
 # What every serializer here reads or writes: the plain dicts the selectors build.
 Shape: TypeAlias = dict[str, Any]

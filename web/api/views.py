@@ -32,11 +32,9 @@ from web.api.authentication import (
     PlayerCookieAuthentication,
     PlayerPrincipal,
     PlayerTokenAuthentication,
-    play_cookie_token,
 )
 from web.api.errors import play_exception_handler
 from web.api.serializers import (
-    ATTEMPT,
     ErrorSerializer,
     ReceiptSerializer,
     SlipInSerializer,
@@ -48,7 +46,24 @@ from web.arrival import arrived_at
 from web.i18n import event_language_activate
 from web.live.polling import POLL_HEADER, poll_seconds
 from web.live.store import live_version
-from web.outage import answered, first_arrival, held, hold_seconds, slip_digest
+from web.outage import (
+    LOOP_HOLD,
+    RETRY_HEADER,
+    SERVER_ATTEMPT,
+    answered,
+    attempt_of,
+    credential_of,
+    first_arrival,
+    held,
+    hold_seconds,
+    recorded_first_arrival,
+    scope_extension,
+    slip_digest,
+)
+
+# Held on the event loop (SlipArrivals), a slip gives its thread back at the first failure:
+# a room's slips retrying in the threads kept every other request waiting (issue 25).
+LOOP_HOLD_IN_THREAD = 0.0
 
 
 class IsPlayer(BasePermission):
@@ -157,12 +172,8 @@ class PlayStandingsView(PlayAPIView):
 
 def _credential(request: Request) -> str:
     """The token the request authenticates with, read without the database (the header, or
-    the phone's signed cookie): what an attempt's first arrival is kept under."""
-    header = str(request.META.get("HTTP_AUTHORIZATION", ""))
-    keyword, _, token = header.partition(" ")
-    if keyword.lower() == PlayerTokenAuthentication.keyword.lower() and token.strip():
-        return "bearer:" + token.strip()
-    return "cookie:" + (play_cookie_token(request._request) or "")
+    the phone's cookie): what an attempt's first arrival is kept under."""
+    return credential_of(str(request.META.get("HTTP_AUTHORIZATION", "")), request.COOKIES)
 
 
 class PlaySubmissionsView(PlayAPIView):
@@ -172,18 +183,23 @@ class PlaySubmissionsView(PlayAPIView):
     throttle_classes = [PlaySubmissionsThrottle]
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        self.hold_until = time.monotonic() + hold_seconds()
+        # Held on the event loop by SlipArrivals (the production server), else here.
+        self.loop_hold = scope_extension(request._request, LOOP_HOLD) is True
+        self.hold_until = time.monotonic() + (
+            LOOP_HOLD_IN_THREAD if self.loop_hold else hold_seconds()
+        )
         self.arrived = arrived_at(request._request)
         self.attempt = ""
         self.credential = ""
         data = request.data  # parsed without the database (a malformed body: a 400 here)
-        attempt = data.get("attempt") if isinstance(data, dict) else None
-        if isinstance(attempt, str) and ATTEMPT.fullmatch(attempt):
-            self.attempt, self.credential = attempt, _credential(request)
-            self.arrived = first_arrival(
+        found = attempt_of(data)
+        if found is not None:
+            self.attempt, self.credential = found[0], _credential(request)
+            recorded = recorded_first_arrival(request._request)  # by SlipArrivals, if it ran
+            self.arrived = recorded or first_arrival(
                 credential=self.credential,
-                attempt=attempt,
-                digest=slip_digest(data),
+                attempt=self.attempt,
+                digest=slip_digest(found[1]),
                 arrived=self.arrived,
             )
         # authentication reads the database: held too
@@ -192,6 +208,10 @@ class PlaySubmissionsView(PlayAPIView):
     def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
         if self.__dict__.get("attempt") and response.status_code < 500:
             answered(credential=self.credential, attempt=self.attempt)
+        data = getattr(response, "data", None)
+        down = isinstance(data, dict) and data.get("code") == "database_unavailable"
+        if down and self.__dict__.get("loop_hold"):
+            response[RETRY_HEADER.decode()] = "1"  # SlipArrivals runs it again (never sent out)
         return super().finalize_response(request, response, *args, **kwargs)
 
     @extend_schema(
@@ -242,7 +262,10 @@ class PlaySubmissionsView(PlayAPIView):
         caller = _caller(request)
         # Without an identity from the client, one of the server's own: its retries below are
         # then as safe as the phone's.
-        attempt = data["attempt"] or "server-" + uuid.uuid4().hex
+        server_attempt = scope_extension(request._request, SERVER_ATTEMPT)
+        if not isinstance(server_attempt, str):
+            server_attempt = "server-" + uuid.uuid4().hex
+        attempt = data["attempt"] or server_attempt
 
         def hand_in() -> dict[str, Any]:
             player = caller.player

@@ -9,7 +9,9 @@ included. The real outages, on the production server, are in tests/faults/test_s
 from __future__ import annotations
 
 import datetime as dt
+import json
 import sys
+import time
 
 import pytest
 from django.db import OperationalError
@@ -19,7 +21,13 @@ from arbiter.services import slips as slip_service
 from tests.arbiter.conftest import T0, open_round
 from tests.web.api.conftest import seconds
 from tournament.models import Submission
-from web.outage import answered, first_arrival, server_error_view
+from web.outage import (
+    FIRST_ARRIVAL,
+    SlipArrivals,
+    answered,
+    first_arrival,
+    server_error_view,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -156,3 +164,109 @@ def test_a_slip_is_held_while_the_database_fails_and_stored_once_with_its_arriva
     assert failures["left"] == 0
     slip = Submission.objects.get(player=ann, round=opened)
     assert before - seconds(1) <= slip.received_at <= before + seconds(0.2)
+
+
+def _asgi_post(middleware, body: bytes, *, stamp: float, chunks: int = 2) -> tuple[dict, bytes]:
+    """POST ``body`` to the ASGI ``app`` in ``chunks`` pieces; what the inner app was given."""
+    import asyncio
+
+    pieces = [body[len(body) * i // chunks : len(body) * (i + 1) // chunks] for i in range(chunks)]
+    messages = [
+        {"type": "http.request", "body": piece, "more_body": i < chunks - 1}
+        for i, piece in enumerate(pieces)
+    ]
+    seen: dict = {}
+
+    async def inner(scope, receive, send) -> None:
+        received = b""
+        while True:
+            message = await receive()
+            received += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        seen.update(scope=scope, body=received)
+
+    async def receive():
+        return messages.pop(0)
+
+    async def send(message) -> None:
+        pass
+
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": "/api/v1/play/submissions",
+        "headers": [(b"authorization", b"Bearer tok-asgi")],
+        "extensions": {"duplicate.arrived_at": stamp},
+    }
+    asyncio.run(middleware(inner)(scope, receive, send))
+    return seen["scope"], seen["body"]
+
+
+def test_the_first_arrival_is_recorded_before_the_request_waits_for_a_thread() -> None:
+    """On the event loop, as the body comes in: a worker killed while the slip waited for a
+    thread loses its answer, not its arrival."""
+    body = json.dumps({"round": 1, "word": "WROTE", "ref": "H4", "score": 24, "attempt": ATTEMPT})
+    now = time.time()
+    scope, passed = _asgi_post(SlipArrivals, body.encode(), stamp=now - 20)
+    assert passed == body.encode()  # the view reads the whole body, as sent
+    assert scope["extensions"][FIRST_ARRIVAL] == pytest.approx(now - 20, abs=0.01)
+    again, _ = _asgi_post(SlipArrivals, body.encode(), stamp=now)  # its retry
+    assert again["extensions"][FIRST_ARRIVAL] == pytest.approx(now - 20, abs=0.01)
+    other = body.replace("WROTE", "TOWER").encode()  # another slip under that identity
+    third, _ = _asgi_post(SlipArrivals, other, stamp=now)
+    assert third["extensions"][FIRST_ARRIVAL] == pytest.approx(now, abs=0.01)
+    plain, _ = _asgi_post(SlipArrivals, b'{"round": 1, "word": "WROTE"}', stamp=now)
+    assert FIRST_ARRIVAL not in plain["extensions"]  # no identity: nothing recorded
+    answered(credential="bearer:tok-asgi", attempt=ATTEMPT)
+
+
+def _run_held(answers: list[int]) -> tuple[list[dict], list[dict]]:
+    """SlipArrivals in front of an app answering each run with the next status of ``answers``
+    (503 marked to be run again); what the app saw at each run, and what went out."""
+    import asyncio
+
+    body = json.dumps({"round": 1, "word": "WROTE"}).encode()
+    runs: list[dict] = []
+    out: list[dict] = []
+
+    async def inner(scope, receive, send) -> None:
+        message = await receive()
+        runs.append({"body": message["body"], "extensions": dict(scope["extensions"])})
+        status = answers[len(runs) - 1]
+        headers = [(b"content-type", b"application/json")]
+        if status == 503:
+            headers.append((b"x-duplicate-hold-retry", b"1"))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": b"{}"})
+
+    messages = [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def receive():
+        return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+    async def send(message) -> None:
+        out.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/api/v1/play/submissions", "headers": []}
+    asyncio.run(SlipArrivals(inner)(scope, receive, send))
+    return runs, out
+
+
+def test_a_slip_is_held_on_the_event_loop_and_run_again_with_the_same_body_and_identity(
+    settings,
+) -> None:
+    settings.SLIP_HOLD_SECONDS = 30
+    runs, out = _run_held([503, 503, 201])
+    assert len(runs) == 3 and len({r["body"] for r in runs}) == 1
+    identities = {r["extensions"]["duplicate.server_attempt"] for r in runs}
+    assert len(identities) == 1  # the server's own identity, the same at every run
+    assert [m.get("status") for m in out] == [201, None]  # the 503s never went out
+
+
+def test_a_slip_held_past_the_hold_is_answered_503_unmarked(settings) -> None:
+    settings.SLIP_HOLD_SECONDS = 0.6
+    runs, out = _run_held([503] * 10)
+    assert 2 <= len(runs) <= 4
+    assert out[0]["status"] == 503
+    assert all(k != b"x-duplicate-hold-retry" for k, _ in out[0]["headers"])
