@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import re
 from collections.abc import Awaitable, Callable
 from http.cookies import SimpleCookie
@@ -36,6 +37,7 @@ from web.api.authentication import PLAY_COOKIE, play_cookie_token
 from web.live.hub import RETRY_MS, Client, Hub, dumps, frame, hub
 from web.live.polling import POLL_HEADER, poll_seconds
 from web.live.store import event_key, player_key, store
+from web.outage import DATABASE_DOWN, RETRY_AFTER_SECONDS, database_unavailable_body
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -318,12 +320,44 @@ def live_application(django: ASGIApp) -> ASGIApp:
             headers = _headers(scope)
             if _host_ok(headers):
                 if path == PHONE_STREAM:
-                    return await phone_stream(scope, receive, send, django)
+                    return await _database_down_json(phone_stream, scope, receive, send, django)
                 if path == STATE:
-                    return await poll(scope, receive, send, django)
+                    return await _database_down_json(poll, scope, receive, send, django)
                 match = STAFF_STREAM.match(path)
                 if match:
-                    return await staff_stream(scope, receive, send, django, match["slug"])
+                    slug = match["slug"]
+
+                    async def staff(s: Scope, r: Receive, w: Send, d: ASGIApp) -> None:
+                        await staff_stream(s, r, w, d, slug)
+
+                    return await _database_down_json(staff, scope, receive, send, django)
         await django(scope, receive, send)
 
     return application
+
+
+async def _database_down_json(
+    route: Callable[[Scope, Receive, Send, ASGIApp], Awaitable[None]],
+    scope: Scope,
+    receive: Receive,
+    send: Send,
+    django: ASGIApp,
+) -> None:
+    """A live route whose database lookup fails before it answered: a JSON 503 with its code
+    (web/outage.py), not the server's bare 500."""
+    started = False
+
+    async def watched(message: Any) -> None:
+        nonlocal started
+        started = started or message.get("type") == "http.response.start"
+        await send(message)
+
+    try:
+        await route(scope, receive, watched, django)
+    except DATABASE_DOWN:
+        if started:
+            raise
+        language = _language(_cookies(_headers(scope)), settings.LANGUAGE_CODE)
+        with translation.override(language):
+            body = json.dumps(database_unavailable_body()).encode()
+        await _answer(send, 503, body, [(b"retry-after", str(RETRY_AFTER_SECONDS).encode())])
