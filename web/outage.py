@@ -138,6 +138,12 @@ def first_arrival(*, credential: str, attempt: str, digest: str, arrived: dateti
     return min(first, arrived)
 
 
+def definitive(status: int) -> bool:
+    """An answer the phone will not send the same slip again after (stored, or refused for a
+    reason of the slip's own): not a 5xx, not "too many requests"."""
+    return status < 500 and status != 429
+
+
 def answered(*, credential: str, attempt: str) -> None:
     """The attempt got a definitive answer (stored, or refused for a reason of its own): its
     next request, a new slip in all but name, is judged on its own arrival."""
@@ -151,6 +157,7 @@ SUBMISSIONS_PATH = "/api/v1/play/submissions"
 FIRST_ARRIVAL = "duplicate.first_arrival"  # in the ASGI scope's extensions: seconds (float)
 LOOP_HOLD = "duplicate.loop_hold"  # SlipArrivals holds the slip on the event loop
 SERVER_ATTEMPT = "duplicate.server_attempt"  # the identity of a slip sent without one
+HOLD_RUN = "duplicate.hold_run"  # 0, then 1, 2 ... as SlipArrivals runs the request again
 RETRY_HEADER = b"x-duplicate-hold-retry"  # a 503 SlipArrivals runs again, never sent out
 _BODY_LIMIT = 16 * 1024  # a slip is a hundred bytes: a larger body is left to Django to refuse
 
@@ -235,12 +242,15 @@ class SlipArrivals:
         scope = {**scope, "extensions": extensions}
         until = time.monotonic() + hold_seconds()
         delay = 0.25
+        run = 0
         while True:
+            scope = {**scope, "extensions": {**scope["extensions"], HOLD_RUN: run}}
             retry = await self._once(scope, messages, receive, send, until=until, delay=delay)
             if not retry:
                 return
             await asyncio.sleep(delay)
             delay = min(delay * 2, 1.0)
+            run += 1
 
     async def _once(
         self,

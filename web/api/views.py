@@ -47,12 +47,14 @@ from web.i18n import event_language_activate
 from web.live.polling import POLL_HEADER, poll_seconds
 from web.live.store import live_version
 from web.outage import (
+    HOLD_RUN,
     LOOP_HOLD,
     RETRY_HEADER,
     SERVER_ATTEMPT,
     answered,
     attempt_of,
     credential_of,
+    definitive,
     first_arrival,
     held,
     hold_seconds,
@@ -206,13 +208,19 @@ class PlaySubmissionsView(PlayAPIView):
         held(lambda: PlayAPIView.initial(self, request, *args, **kwargs), until=self.hold_until)
 
     def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
-        if self.__dict__.get("attempt") and response.status_code < 500:
+        if self.__dict__.get("attempt") and definitive(response.status_code):
             answered(credential=self.credential, attempt=self.attempt)
         data = getattr(response, "data", None)
         down = isinstance(data, dict) and data.get("code") == "database_unavailable"
         if down and self.__dict__.get("loop_hold"):
             response[RETRY_HEADER.decode()] = "1"  # SlipArrivals runs it again (never sent out)
         return super().finalize_response(request, response, *args, **kwargs)
+
+    def check_throttles(self, request: Request) -> None:
+        # A request SlipArrivals runs again (held through an outage) was counted on its first run.
+        run = scope_extension(request._request, HOLD_RUN)
+        if not (isinstance(run, int) and run > 0):
+            super().check_throttles(request)
 
     @extend_schema(
         operation_id="play_submissions_create",

@@ -25,6 +25,7 @@ from web.outage import (
     FIRST_ARRIVAL,
     SlipArrivals,
     answered,
+    definitive,
     first_arrival,
     server_error_view,
 )
@@ -261,6 +262,8 @@ def test_a_slip_is_held_on_the_event_loop_and_run_again_with_the_same_body_and_i
     assert len(runs) == 3 and len({r["body"] for r in runs}) == 1
     identities = {r["extensions"]["duplicate.server_attempt"] for r in runs}
     assert len(identities) == 1  # the server's own identity, the same at every run
+    # numbered: the rate limit counts the first run only
+    assert [r["extensions"]["duplicate.hold_run"] for r in runs] == [0, 1, 2]
     assert [m.get("status") for m in out] == [201, None]  # the 503s never went out
 
 
@@ -270,3 +273,8 @@ def test_a_slip_held_past_the_hold_is_answered_503_unmarked(settings) -> None:
     assert 2 <= len(runs) <= 4
     assert out[0]["status"] == 503
     assert all(k != b"x-duplicate-hold-retry" for k, _ in out[0]["headers"])
+
+
+def test_only_a_definitive_answer_forgets_the_first_arrival() -> None:
+    assert definitive(201) and definitive(409) and definitive(400)
+    assert not definitive(503) and not definitive(500) and not definitive(429)
