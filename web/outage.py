@@ -235,6 +235,14 @@ class SlipArrivals:
             body += message.get("body", b"")
             if not message.get("more_body") or len(body) > _BODY_LIMIT:
                 break
+        whole = messages[-1].get("type") == "http.request" and not messages[-1].get("more_body")
+        if not whole or len(body) > _BODY_LIMIT:  # not a slip's body: not held here either
+
+            async def rest() -> Any:
+                return messages.pop(0) if messages else await receive()
+
+            await self.app(scope, rest, send)
+            return
         scope = await self._recorded(scope, body, messages)
         extensions = dict(scope.get("extensions") or {})
         extensions[LOOP_HOLD] = True
@@ -288,9 +296,6 @@ class SlipArrivals:
         return swallowed
 
     async def _recorded(self, scope: Any, body: bytes, messages: list[dict[str, Any]]) -> Any:
-        complete = messages and messages[-1].get("type") == "http.request"
-        if not complete or messages[-1].get("more_body") or len(body) > _BODY_LIMIT:
-            return scope
         try:
             found = attempt_of(json.loads(body))
         except ValueError:

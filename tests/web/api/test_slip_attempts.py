@@ -278,3 +278,13 @@ def test_a_slip_held_past_the_hold_is_answered_503_unmarked(settings) -> None:
 def test_only_a_definitive_answer_forgets_the_first_arrival() -> None:
     assert definitive(201) and definitive(409) and definitive(400)
     assert not definitive(503) and not definitive(500) and not definitive(429)
+
+
+def test_a_body_too_large_for_a_slip_goes_through_whole_and_is_not_held(settings) -> None:
+    """Over 16 KB it is no slip: passed on, every piece, neither recorded nor held here."""
+    settings.SLIP_HOLD_SECONDS = 30
+    body = json.dumps({"round": 1, "word": "W" * 40_000, "attempt": ATTEMPT}).encode()
+    scope, passed = _asgi_post(SlipArrivals, body, stamp=time.time(), chunks=4)
+    assert passed == body
+    assert "duplicate.loop_hold" not in scope.get("extensions", {})
+    assert FIRST_ARRIVAL not in scope.get("extensions", {})
