@@ -4,16 +4,19 @@ A slip whose first bytes reached the server before the deadline plus the grace c
 fails of ours meanwhile:
 
 - the database down (up to ``SLIP_HOLD_SECONDS``, 40 s by default) or its connections cut: the
-  request is held and the database tried again (``held``), the arrival stamp kept; the answer
-  is built from what the slip's transaction wrote, never read after the commit;
+  request is held and the database tried again, the arrival stamp kept: on the event loop by
+  ``SlipArrivals`` on the production server (the view gives its thread back at the first error),
+  in the request's thread otherwise (``held``); the answer is built from what the slip's
+  transaction wrote, never read after the commit;
 - the answer lost (a connection cut during the commit, a web worker killed, the hold run out):
   the phone sends the slip again with the same attempt identity; a slip already stored for it is
   answered with its original receipt, and an attempt that never got a definitive answer keeps
-  the arrival of its first request (``first_arrival``, in the cache: Redis in production) so its
-  retry is judged on when it first came;
+  the arrival of its first request (``first_arrival``, in the cache: Redis in production;
+  recorded by ``SlipArrivals`` before the request waits for a thread) so its retry is judged on
+  when it first came;
 - every error of the API, the database's included, is JSON with a ``code``
   (``database_unavailable``: 503 with Retry-After; ``server_error``: 500), also from the phone's
-  routes (``server_error_view``, the site's handler500).
+  routes (``server_error_view``, the site's handler500; the live routes: ``web.live.asgi``).
 """
 
 from __future__ import annotations
