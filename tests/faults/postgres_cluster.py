@@ -47,7 +47,13 @@ class Cluster:
         self.log = folder / "postgres.log"
         self.as_user: list[str] = []
         if os.geteuid() == 0:  # PostgreSQL refuses to run as root
-            pwd.getpwnam("postgres")
+            try:
+                pwd.getpwnam("postgres")
+            except KeyError:
+                reason = "run as root, and no 'postgres' user to run PostgreSQL as"
+                if services_required():
+                    pytest.fail(f"REQUIRE_SERVICES=1 but {reason}", pytrace=False)
+                pytest.skip(reason)
             self.as_user = ["runuser", "-u", "postgres", "--"]
             shutil.chown(folder, "postgres")
 
