@@ -17,11 +17,12 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tests.arbiter.conftest import open_round
 from tests.factories import EventRoleFactory, GameFactory, PlayerFactory, UserFactory
-from tournament.models import Event, EventRole, ExportJob, Player
+from tournament.models import Event, EventRole, ExportJob, Player, TrainingAttempt
 from tournament.services.invitations import invitation_create
 from web.api.views import IsPlayer
 from web.console.actions import ACTIONS
 from web.permissions import EventRolePermission, SignedIn
+from web.training.views import training_key
 
 pytestmark = pytest.mark.django_db
 
@@ -128,6 +129,12 @@ ROUTES: dict[str, tuple[str, frozenset[str]]] = {
     "staff_api:player_reinstate": ("POST", DIRECTORS),
     "staff_api:event_close": ("POST", DIRECTORS),  # refused (400): the round is open
     "staff_api:event_reopen": ("POST", DIRECTORS),
+    "training:event": ("GET", DIRECTORS),  # opening games for training, their links
+    "training:home": ("GET", SIGNED_IN),  # the games open for training, one's attempts
+    "training:game": ("GET", EVERYONE),  # the training link carries its own signature
+    "training:attempt": ("GET", EVERYONE),  # an attempt's secret address
+    "public:results": ("GET", EVERYONE),  # the audience's page, when the event makes it public
+    "public:state": ("GET", EVERYONE),
     "login": ("GET", EVERYONE),
     "logout": ("POST", EVERYONE),
     "password_change": ("GET", SIGNED_IN),  # one's own password
@@ -211,6 +218,12 @@ class World:
         job.path.parent.mkdir(parents=True, exist_ok=True)
         job.path.write_bytes(b"PK")
         self.job = job
+        # beyond the room: the results made public, a finished game open for training
+        event.public_results = True
+        event.save(update_fields=["public_results"])
+        finished = GameFactory(event=event, number=2, seed=8, status="finished", training_open=True)
+        self.training_key = training_key(finished)
+        self.attempt = TrainingAttempt.objects.create(game=finished, round_seconds=60)
 
     def client(self, persona: str) -> Client:
         client = Client(raise_request_exception=False)
@@ -235,6 +248,8 @@ class World:
             "role_id": EventRole.objects.get(event=self.event, role="arbiter").pk,
             "player_id": self.player.pk,
             "language": "fr",
+            "key": self.training_key,
+            "attempt": self.attempt.token,
         }
         return {name: values[name] for name in pattern.pattern.converters}
 

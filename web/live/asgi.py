@@ -9,7 +9,9 @@ puts ``live_application`` in front of Django):
   goes on to Django's view, which answers it in full;
 - ``GET /events/<slug>/live/``: a staff page's stream (the session's user, a director or an
   arbiter of the event): ``changed`` when it should read its state again; ``?rooms=1`` follows
-  every room of the event's simultaneous too (the rooms page).
+  every room of the event's simultaneous too (the rooms page);
+- ``GET /results/<slug>/live/``: the audience's page's stream (anyone, when the event's page is
+  public): ``changed`` when what the room's screen shows has changed (not at each slip).
 
 A request these cannot answer (a host the site does not serve, no credentials) goes to Django,
 which answers it as it answers any.
@@ -45,6 +47,7 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 PHONE_STREAM = "/api/v1/play/events"
 STATE = "/api/v1/play/state"
 STAFF_STREAM = re.compile(r"^/events/(?P<slug>[-\w]+)/live/$")
+PUBLIC_STREAM = re.compile(r"^/results/(?P<slug>[-\w]+)/live/$")
 
 
 def _headers(scope: Scope) -> dict[bytes, bytes]:
@@ -306,6 +309,25 @@ async def staff_stream(
     await _stream(scope, receive, send, live_hub, client)
 
 
+def _public_event(slug: str) -> int | None:
+    from tournament.models import Event
+
+    return Event.objects.filter(slug=slug, public_results=True).values_list("pk", flat=True).first()
+
+
+async def public_stream(scope: Scope, receive: Receive, send: Send, slug: str) -> None:
+    live_hub = await hub()
+    event_id = await live_hub.db(_public_event, slug)
+    if event_id is None:
+        await _answer(
+            send, 404, dumps({"detail": "No such public results page.", "code": "not_found"})
+        )
+        return
+    client = Client((event_id,), public=True)
+    live_hub.join(client)
+    await _stream(scope, receive, send, live_hub, client)
+
+
 def live_application(django: ASGIApp) -> ASGIApp:
     """``django`` with the live routes in front."""
 
@@ -324,6 +346,9 @@ def live_application(django: ASGIApp) -> ASGIApp:
                 match = STAFF_STREAM.match(path)
                 if match:
                     return await staff_stream(scope, receive, send, django, match["slug"])
+                match = PUBLIC_STREAM.match(path)
+                if match:
+                    return await public_stream(scope, receive, send, match["slug"])
         await django(scope, receive, send)
 
     return application

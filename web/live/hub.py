@@ -78,6 +78,7 @@ class Client:
     notify_at: float = 0.0
     notify_pending: bool = False
     last_id: str | None = None  # the version of the last frame sent
+    public: bool = False  # the audience's page: told only of what changes the event's version
 
     def put(self, data: bytes) -> None:
         if self.closed:
@@ -332,6 +333,8 @@ class Hub:
             return
         what = str(message.get("w", ""))
         for client in list(self.staff.get(event_id, ())):
+            if client.public and not message.get("ev"):
+                continue  # a slip, the tops found: nothing the audience's page shows
             self.notify(client)
         live = self.events.get(event_id)
         if live is None:
