@@ -14,6 +14,7 @@ urlpatterns = [
     path("", include("web.printing.urls")),
     path("", include("web.training.urls")),
     path("", include("web.public.urls")),
+    path("", include("web.history.urls")),
     path("api/v1/", include((play_patterns, "play_api"))),
     path("api/v1/", include((staff_patterns, "staff_api"))),
 ]

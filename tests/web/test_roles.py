@@ -17,7 +17,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tests.arbiter.conftest import open_round
 from tests.factories import EventRoleFactory, GameFactory, PlayerFactory, UserFactory
-from tournament.models import Event, EventRole, ExportJob, Player, TrainingAttempt
+from tournament.models import Event, EventRole, ExportJob, Player, Season, TrainingAttempt
 from tournament.services.invitations import invitation_create
 from web.api.views import IsPlayer
 from web.console.actions import ACTIONS
@@ -135,6 +135,13 @@ ROUTES: dict[str, tuple[str, frozenset[str]]] = {
     "training:attempt": ("GET", EVERYONE),  # an attempt's secret address
     "public:results": ("GET", EVERYONE),  # the audience's page, when the event makes it public
     "public:state": ("GET", EVERYONE),
+    "history:player": ("GET", STAFF | PLAYERS),  # the player, and the staff of their events
+    "history:player_csv": ("GET", STAFF | PLAYERS),
+    "history:player_xlsx": ("GET", STAFF | PLAYERS),
+    "history:seasons": ("GET", SIGNED_IN),  # one's own seasons
+    "history:season": ("GET", DIRECTORS),  # its owner (the world's director), a superuser
+    "history:season_print": ("GET", DIRECTORS),
+    "history:season_xlsx": ("GET", DIRECTORS),
     "login": ("GET", EVERYONE),
     "logout": ("POST", EVERYONE),
     "password_change": ("GET", SIGNED_IN),  # one's own password
@@ -224,6 +231,9 @@ class World:
         finished = GameFactory(event=event, number=2, seed=8, status="finished", training_open=True)
         self.training_key = training_key(finished)
         self.attempt = TrainingAttempt.objects.create(game=finished, round_seconds=60)
+        self.player.licence = "L-ANN"
+        self.player.save(update_fields=["licence"])
+        self.season = Season.objects.create(name="Winter", slug=event.slug, owner=director)
 
     def client(self, persona: str) -> Client:
         client = Client(raise_request_exception=False)
@@ -250,6 +260,7 @@ class World:
             "language": "fr",
             "key": self.training_key,
             "attempt": self.attempt.token,
+            "licence": "L-ANN",
         }
         return {name: values[name] for name in pattern.pattern.converters}
 
