@@ -11,7 +11,10 @@ puts ``live_application`` in front of Django):
   arbiter of the event): ``changed`` when it should read its state again; ``?rooms=1`` follows
   every room of the event's simultaneous too (the rooms page);
 - ``GET /results/<slug>/live/``: the audience's page's stream (anyone, when the event's page is
-  public): ``changed`` when what the room's screen shows has changed (not at each slip).
+  public): ``changed`` when what the room's screen shows has changed (not at each slip);
+- ``GET /results/<slug>/state.json``: the audience's page's state, answered here from this
+  process's memory once Django's view has made the event's current version (``web.public``),
+  or 304 when the browser holds it; anything else goes on to Django.
 
 A request these cannot answer (a host the site does not serve, no credentials) goes to Django,
 which answers it as it answers any.
@@ -48,6 +51,7 @@ PHONE_STREAM = "/api/v1/play/events"
 STATE = "/api/v1/play/state"
 STAFF_STREAM = re.compile(r"^/events/(?P<slug>[-\w]+)/live/$")
 PUBLIC_STREAM = re.compile(r"^/results/(?P<slug>[-\w]+)/live/$")
+PUBLIC_STATE = re.compile(r"^/results/(?P<slug>[-\w]+)/state\.json$")
 
 
 def _headers(scope: Scope) -> dict[bytes, bytes]:
@@ -328,6 +332,54 @@ async def public_stream(scope: Scope, receive: Receive, send: Send, slug: str) -
     await _stream(scope, receive, send, live_hub, client)
 
 
+# The audience's states being made by Django in this process: one request makes a version's
+# state, the others of the same instant wait for it (a publication brings thousands at once).
+_making: dict[tuple[int, str], asyncio.Event] = {}
+
+
+async def public_state(
+    scope: Scope, receive: Receive, send: Send, django: ASGIApp, slug: str
+) -> None:
+    from web.public.views import public_body, public_event_cached, public_state_cached
+
+    event = public_event_cached(slug)
+    if event is None:
+        await django(scope, receive, send)
+        return
+    versions = await store().aversions([event_key(event.pk)])
+    if versions is None:
+        await django(scope, receive, send)
+        return
+    etag = f'"{versions[0]}"'.encode()
+    if _headers(scope).get(b"if-none-match") == etag:
+        status, body = 304, b""
+    else:
+        state = public_state_cached(event.pk, versions[0])
+        key = (event.pk, versions[0])
+        waiting = _making.get(key)
+        if state is None and waiting is not None:  # another request is making it: wait for it
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(waiting.wait(), timeout=5.0)
+            state = public_state_cached(event.pk, versions[0])
+        if state is None:
+            made = _making.setdefault(key, asyncio.Event())
+            try:
+                await django(scope, receive, send)
+            finally:
+                made.set()
+                _making.pop(key, None)
+            return
+        status, body = 200, public_body(state)
+    headers = [(b"etag", etag), (b"cache-control", b"no-cache")]
+    if status == 200:
+        headers += [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+        ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
 def live_application(django: ASGIApp) -> ASGIApp:
     """``django`` with the live routes in front."""
 
@@ -349,6 +401,9 @@ def live_application(django: ASGIApp) -> ASGIApp:
                 match = PUBLIC_STREAM.match(path)
                 if match:
                     return await public_stream(scope, receive, send, match["slug"])
+                match = PUBLIC_STATE.match(path)
+                if match:
+                    return await public_state(scope, receive, send, django, match["slug"])
         await django(scope, receive, send)
 
     return application

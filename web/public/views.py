@@ -7,8 +7,10 @@ Cheap under load (docs/reliability.md, "The audience's page"): the state is comp
 version of the event (the live version ``ev``, replaced after every commit that changes what
 the room's phones and screens show alike) and kept in this process's memory and in the shared
 cache; a request reads the version (one Redis GET), and answers from memory, or 304 when the
-browser already holds it. The event's settings are read again at most every
-``EVENT_SECONDS``: turning the page off takes effect within that time.
+browser already holds it. Once this process has made a version's state, ``web.live.asgi``
+answers ``state.json`` on the event loop, before Django, from the same memory. The event's
+settings are read again at most every ``EVENT_SECONDS``: turning the page off takes effect
+within that time.
 """
 
 from __future__ import annotations
@@ -76,6 +78,28 @@ def _public_event(slug: str) -> PublicEvent:
     return found[1]
 
 
+def public_event_cached(slug: str) -> PublicEvent | None:
+    """The public event this process read lately (no query): what the event loop answers from
+    (``web.live.asgi``); None when it must ask Django."""
+    with _lock:
+        found = _events.get(slug)
+    if found is None or found[0] < time.monotonic():
+        return None
+    return found[1]
+
+
+def public_state_cached(event_id: int, version: str) -> bytes | None:
+    """A version's state this process has already made, or None (no query)."""
+    with _lock:
+        return _states.get((event_id, version))
+
+
+def public_body(body: bytes) -> bytes:
+    """A state with the server's time put in first (the clock counts from the deadline)."""
+    now = json.dumps(timezone.now().isoformat()).encode()
+    return b'{"server_time":' + now + b"," + body[1:]
+
+
 def public_cache_clear() -> None:
     """Forget what this process keeps (the tests change an event's settings at once)."""
     with _lock:
@@ -125,10 +149,7 @@ def results_state(request: HttpRequest, slug: str) -> HttpResponse:
         response = HttpResponse(status=304)
     else:
         body = _state_bytes(event.pk, version)
-        now = json.dumps(timezone.now().isoformat()).encode()
-        response = HttpResponse(
-            b'{"server_time":' + now + b"," + body[1:], content_type="application/json"
-        )
+        response = HttpResponse(public_body(body), content_type="application/json")
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     return response
