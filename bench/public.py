@@ -1,6 +1,7 @@
 """The audience's page under load (issue 29): ``--viewers`` browsers hold the page's stream
 (``/results/<slug>/live/``) and read ``state.json`` as the page does (at once, then after each
-"changed", a random 0-1.5 s later); the director publishes a round, and every viewer must see
+"changed", a random 0-1.5 s later; on a connection kept between reads as a browser keeps it,
+or ``--fresh``, a new one each time); the director publishes a round, and every viewer must see
 it. Then ``--clients`` connections ask for ``state.json`` back to back for ``--seconds`` (the
 page's cost when nothing is pushed: a poll every 2 s from 2,000 viewers is 1,000 a second).
 
@@ -72,9 +73,51 @@ async def _get(port: int, path: str, etag: str | None = None) -> tuple[int, byte
     return status, body, tag, time.perf_counter() - began
 
 
-class Viewer:
+class KeptConnection:
+    """A browser's connection to the site, kept between reads (HTTP/1.1 keep-alive), opened
+    again when the server closed it (its keep-alive is 5 s)."""
+
     def __init__(self, port: int) -> None:
         self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def get(self, path: str, etag: str | None) -> tuple[int, bytes, str, float]:
+        began = time.perf_counter()
+        for attempt in (1, 2):
+            if self.writer is None:
+                self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
+            assert self.reader is not None
+            extra = f"If-None-Match: {etag}\r\n" if etag else ""
+            self.writer.write(
+                f"GET {path} HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n{extra}\r\n".encode()
+            )
+            try:
+                head = await self.reader.readuntil(b"\r\n\r\n")
+            except (asyncio.IncompleteReadError, ConnectionError):
+                self.writer.close()
+                self.writer = None
+                if attempt == 2:
+                    raise OSError("closed") from None
+                continue
+            lines = head.split(b"\r\n")
+            status = int(lines[0].split()[1])
+            length, tag = 0, ""
+            for line in lines[1:]:
+                name, _, value = line.partition(b":")
+                if name.strip().lower() == b"content-length":
+                    length = int(value)
+                elif name.strip().lower() == b"etag":
+                    tag = value.strip().decode()
+            body = await self.reader.readexactly(length) if length else b""
+            return status, body, tag, time.perf_counter() - began
+        raise OSError("unreachable")
+
+
+class Viewer:
+    def __init__(self, port: int, kept: bool = True) -> None:
+        self.port = port
+        self.kept = KeptConnection(port) if kept else None
         self.version = ""
         self.etag = ""
         self.connected = asyncio.Event()
@@ -85,10 +128,12 @@ class Viewer:
     async def fetch(self, delay: float) -> None:
         await asyncio.sleep(delay)
         try:
-            status, body, tag, seconds = await _get(
-                self.port, f"/results/{SLUG}/state.json", self.etag or None
-            )
-        except OSError:
+            path = f"/results/{SLUG}/state.json"
+            if self.kept is not None:
+                status, body, tag, seconds = await self.kept.get(path, self.etag or None)
+            else:
+                status, body, tag, seconds = await _get(self.port, path, self.etag or None)
+        except (OSError, ValueError, IndexError):
             self.errors += 1
             return
         self.fetches.append(seconds)
@@ -123,6 +168,8 @@ class Viewer:
             pass
         finally:
             writer.close()
+            if self.kept is not None and self.kept.writer is not None:
+                self.kept.writer.close()
             for task in tasks:
                 if not task.done():
                     await task
@@ -131,7 +178,7 @@ class Viewer:
 async def _audience(args: argparse.Namespace, ctx: dict[str, Any]) -> dict[str, Any]:
     port = ctx["port"]
     stop = asyncio.Event()
-    viewers = [Viewer(port) for _ in range(args.viewers)]
+    viewers = [Viewer(port, kept=not args.fresh) for _ in range(args.viewers)]
     runs = []
     for i, viewer in enumerate(viewers):
         runs.append(asyncio.create_task(viewer.run(stop)))
@@ -222,6 +269,9 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=20, help="back-to-back readers")
     parser.add_argument("--seconds", type=float, default=20.0, help="of back-to-back reads")
     parser.add_argument("--players", type=int, default=60)
+    parser.add_argument(
+        "--fresh", action="store_true", help="each viewer's read on a new connection"
+    )
     parser.add_argument("--workers", type=int, help="gunicorn workers")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()

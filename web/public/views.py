@@ -28,7 +28,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from arbiter.selectors.public import public_results
@@ -172,8 +172,6 @@ def public_qr_svg(request: HttpRequest, slug: str) -> str:
 @public
 def results(request: HttpRequest, slug: str) -> HttpResponse:
     """The audience's page: drawn by its script from ``state.json``."""
-    from django.utils import translation
-
     event = _public_event(slug)
     language = language_chosen(request) or event.language
     translation.activate(language)
