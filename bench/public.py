@@ -1,9 +1,9 @@
 """The audience's page under load (issue 29): ``--viewers`` browsers hold the page's stream
-(``/results/<slug>/live/``) and read ``state.json`` as the page does (at once, then after each
-"changed", a random 0-1.5 s later; on a connection kept between reads as a browser keeps it,
-or ``--fresh``, a new one each time); the director publishes a round, and every viewer must see
-it. Then ``--clients`` connections ask for ``state.json`` back to back for ``--seconds`` (the
-page's cost when nothing is pushed: a poll every 2 s from 2,000 viewers is 1,000 a second).
+(``/results/<slug>/live/``), whose first frame is the page's state and then one at each change
+(``--poll``: the page's fallback, each viewer reading ``state.json`` a random 0-1.5 s after each
+frame, on a connection kept between reads as a browser keeps it, or ``--fresh``, a new one each
+time); the director publishes a round, and every viewer must see it. Then ``--clients``
+connections ask for ``state.json`` back to back for ``--seconds`` (the polling fallback's cost).
 
     .venv/bin/python bench/public.py --viewers 2000 --json
 
@@ -11,11 +11,13 @@ The production set-up, as ``bench/room.py``: gunicorn with config/gunicorn.py on
 PostgreSQL database (127.0.0.1:5432, dropped at the end) and the bench's own redis-server.
 
 Reported (``--json``): ``viewers_connected``; for the publication, ``publish_seen_p50_ms`` /
-``p99`` (from the commit to each viewer holding the new version), ``burst_state_p50_ms`` /
-``p99`` (each ``state.json`` of the burst, connection to answer), ``burst_errors``; for the
-back-to-back reads, ``requests_per_second``, ``state_p50_ms``/``p99``, ``not_modified`` (304s),
-and ``web_cpu_ms_per_view`` (the web processes' processor time over the requests they
-answered); the load average before and after, and the CPUs.
+``p99`` (from the call to each viewer holding the new version), ``frames``, and with ``--poll``
+``burst_state_p50_ms`` / ``p99`` (each read of the burst), ``burst_errors``;
+``audience_web_cpu_seconds`` (the web processes' processor time from the first viewer to the
+publication seen); for the back-to-back reads, ``requests_per_second``,
+``state_p50_ms``/``p99``, ``not_modified`` (304s), and ``web_cpu_ms_per_view`` (the web
+processes' processor time over the requests they answered); the load average before and
+after, and the CPUs.
 """
 
 from __future__ import annotations
@@ -115,8 +117,10 @@ class KeptConnection:
 
 
 class Viewer:
-    def __init__(self, port: int, kept: bool = True) -> None:
+    def __init__(self, port: int, kept: bool = True, poll: bool = False) -> None:
         self.port = port
+        self.poll = poll
+        self.frames = 0
         self.kept = KeptConnection(port) if kept else None
         self.version = ""
         self.etag = ""
@@ -145,6 +149,10 @@ class Viewer:
             self.errors += 1
 
     async def run(self, stop: asyncio.Event) -> None:
+        """Hold the stream as the page does: its first frame is the state, then one at each
+        change; the page reads ``state.json`` only when no state frame comes (``--poll``:
+        the page's fallback, a read 0-1.5 s after each frame's version moved, as if pushed
+        frames carried nothing)."""
         try:
             reader, writer = await asyncio.open_connection(HOST, self.port)
         except OSError:
@@ -153,7 +161,7 @@ class Viewer:
         writer.write(
             f"GET /results/{SLUG}/live/ HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n\r\n".encode()
         )
-        await self.fetch(random.uniform(0, 1.5))
+        kind = b""
         tasks = []
         try:
             while not stop.is_set():
@@ -162,9 +170,17 @@ class Viewer:
                     break
                 if line.startswith(b"HTTP/1.1 200"):
                     self.connected.set()
-                if line.strip() == b"event: changed":
-                    tasks.append(asyncio.create_task(self.fetch(random.uniform(0, 1.5))))
-        except (OSError, asyncio.CancelledError):
+                elif line.startswith(b"event: "):
+                    kind = line[7:].strip()
+                elif line.startswith(b"data: ") and kind == b"state":
+                    version = json.loads(line[6:])["version"]
+                    self.frames += 1
+                    if self.poll:
+                        tasks.append(asyncio.create_task(self.fetch(random.uniform(0, 1.5))))
+                    else:
+                        self.version = version
+                        self.seen.setdefault(version, time.time())
+        except (OSError, asyncio.CancelledError, ValueError):
             pass
         finally:
             writer.close()
@@ -178,7 +194,7 @@ class Viewer:
 async def _audience(args: argparse.Namespace, ctx: dict[str, Any]) -> dict[str, Any]:
     port = ctx["port"]
     stop = asyncio.Event()
-    viewers = [Viewer(port, kept=not args.fresh) for _ in range(args.viewers)]
+    viewers = [Viewer(port, kept=not args.fresh, poll=args.poll) for _ in range(args.viewers)]
     runs = []
     for i, viewer in enumerate(viewers):
         runs.append(asyncio.create_task(viewer.run(stop)))
@@ -220,6 +236,8 @@ async def _audience(args: argparse.Namespace, ctx: dict[str, Any]) -> dict[str, 
         "burst_state_p50_ms": q_burst.get("p50"),
         "burst_state_p99_ms": q_burst.get("p99"),
         "burst_errors": sum(v.errors for v in viewers),
+        "frames": sum(v.frames for v in viewers),
+        "mode": "poll" if args.poll else "push",
     }
 
 
@@ -271,6 +289,9 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=60)
     parser.add_argument(
         "--fresh", action="store_true", help="each viewer's read on a new connection"
+    )
+    parser.add_argument(
+        "--poll", action="store_true", help="viewers read state.json after each frame"
     )
     parser.add_argument("--workers", type=int, help="gunicorn workers")
     parser.add_argument("--json", action="store_true")

@@ -1,7 +1,7 @@
-// The audience's page: reads state.json (cached on the server per version of the event) when
-// the stream says "changed" (after a short random wait, so that thousands of viewers do not
-// all ask in the same instant), polling where the stream cannot be used (dsFollow); the clock
-// counts down from the deadline on the server's time.
+// The audience's page: its stream sends the whole state when it connects and at each change
+// (the same bytes to every viewer, made once on the server); where the stream cannot be used
+// (refused, lost, reconnecting), the page reads state.json every 2 s (304 while unchanged), and
+// every 30 s anyway. The clock counts down from the deadline on the server's time.
 (function () {
   "use strict";
   var root = document.getElementById("public");
@@ -83,15 +83,31 @@
       etag = r.headers.get("ETag");
       return r.json();
     }).then(function (data) {
-      if (!data) return;
-      state = data;
-      offset = Date.parse(data.server_time) - Date.now();
-      render(); tick();
-      root.dataset.version = data.version;
+      if (data) apply(data);
     }).catch(function () {}).then(function () { busy = false; });
   }
-  function soon() { setTimeout(poll, Math.random() * 1500); }
-  poll();
-  window.dsFollow(root.dataset.liveUrl, soon);
+  function apply(data) {
+    state = data;
+    etag = '"' + data.version + '"';
+    offset = Date.parse(data.server_time) - Date.now();
+    render(); tick();
+    root.dataset.version = data.version;
+  }
+  var live = false, last = 0;
+  if (window.EventSource) {
+    var stream = new EventSource(root.dataset.liveUrl);
+    stream.addEventListener("state", function (e) {
+      live = true; last = Date.now();
+      try { apply(JSON.parse(e.data)); } catch (err) { poll(); }
+    });
+    stream.onerror = function () { live = false; };  // the browser connects again by itself
+  }
+  // the stream's first frame is the state; read it here only if that frame does not come
+  setTimeout(function () { if (!state) poll(); }, window.EventSource ? 1500 : 0);
+  setInterval(function () {
+    if (live && Date.now() - last < 30000) return;
+    last = Date.now();
+    poll();
+  }, 2000);
   setInterval(tick, 250);
 })();

@@ -11,7 +11,9 @@ puts ``live_application`` in front of Django):
   arbiter of the event): ``changed`` when it should read its state again; ``?rooms=1`` follows
   every room of the event's simultaneous too (the rooms page);
 - ``GET /results/<slug>/live/``: the audience's page's stream (anyone, when the event's page is
-  public): ``changed`` when what the room's screen shows has changed (not at each slip);
+  public): ``state``, the page's whole state, when it connects and whenever what the room's
+  phones and screen show alike has changed (never at a slip), made once per process and sent as
+  the same bytes to every viewer;
 - ``GET /results/<slug>/state.json``: the audience's page's state, answered here from this
   process's memory once Django's view has made the event's current version (``web.public``),
   or 304 when the browser holds it; anything else goes on to Django.
@@ -329,6 +331,9 @@ async def public_stream(scope: Scope, receive: Receive, send: Send, slug: str) -
         return
     client = Client((event_id,), public=True)
     live_hub.join(client)
+    state = await live_hub.public_state(event_id)  # the page's first state, without a request
+    if state is not None:
+        client.put(frame("state", state))
     await _stream(scope, receive, send, live_hub, client)
 
 

@@ -160,6 +160,10 @@ class Hub:
         self.subscribed = asyncio.Event()
         self.tasks: list[asyncio.Task[None]] = []
         self.pid = os.getpid()
+        # The audience's pages (``Client.public``): each event's state sent to all of them at
+        # once, one render at a time per event (changes meanwhile: one more render after it).
+        self.public_renders: dict[int, asyncio.Task[None]] = {}
+        self.public_dirty: set[int] = set()
 
     # --- running ---------------------------------------------------------------------------
 
@@ -332,10 +336,14 @@ class Hub:
         if not isinstance(event_id, int):
             return
         what = str(message.get("w", ""))
+        audience = False
         for client in list(self.staff.get(event_id, ())):
-            if client.public and not message.get("ev"):
-                continue  # a slip, the tops found: nothing the audience's page shows
+            if client.public:
+                audience = True  # told by the state itself, below; never at a slip
+                continue
             self.notify(client)
+        if audience and message.get("ev"):
+            self.public_push(event_id)
         live = self.events.get(event_id)
         if live is None:
             return
@@ -383,6 +391,45 @@ class Hub:
             client.put(frame("changed", b"{}"))
 
         self.loop.call_later(wait, later)
+
+    # --- the audience's pages -------------------------------------------------------------
+
+    def public_push(self, event_id: int) -> None:
+        """Send the event's audience its new state (``web.public``), coalesced."""
+        running = self.public_renders.get(event_id)
+        if running is not None and not running.done():
+            self.public_dirty.add(event_id)
+            return
+        self.public_renders[event_id] = self.loop.create_task(self._public_render(event_id))
+
+    async def public_state(self, event_id: int) -> bytes | None:
+        """The audience's state of the event's current version, with the server's time: from
+        this process's memory, else made once (``web.public.views``); None if unreadable."""
+        from web.public.views import public_body, public_state_cached, public_state_make
+
+        versions = await store().aversions([event_key(event_id)])
+        if versions is None:
+            return None
+        body = public_state_cached(event_id, versions[0])
+        if body is None:
+            try:
+                body = await self.db(public_state_make, event_id, versions[0])
+            except Exception:  # the event is gone, the database is down: the poll takes over
+                logger.exception("The audience's state of event %s was not made.", event_id)
+                return None
+        return public_body(body)
+
+    async def _public_render(self, event_id: int) -> None:
+        while True:
+            self.public_dirty.discard(event_id)
+            body = await self.public_state(event_id)
+            if body is not None:
+                data = frame("state", body)
+                for client in list(self.staff.get(event_id, ())):
+                    if client.public:
+                        client.put(data)
+            if event_id not in self.public_dirty:
+                return
 
     async def resync(self) -> None:
         """After a gap in the messages: every event and every phone's version read again."""

@@ -114,6 +114,11 @@ def _version(event_id: int) -> str:
     return values[0]
 
 
+def public_state_make(event_id: int, version: str) -> bytes:
+    """A version's state, made (or read from the shared cache) and kept in this process."""
+    return _state_bytes(event_id, version)
+
+
 def _state_bytes(event_id: int, version: str) -> bytes:
     key = (event_id, version)
     with _lock:

@@ -1,7 +1,8 @@
 """The audience's page against the production server (gunicorn, two uvicorn workers, its own
 redis-server; tests/faults/stack.py): its stream is refused until the event is public, then
-says "changed" when the round opens; its state answers 304 to the version it gave, and the
-new state after the change. Every wait is for a frame or an answer, with a deadline."""
+sends the page's state when it connects and again when the round opens, within a loaded second;
+``state.json`` answers 304 to the version it gave, and the new state after the change. Every
+wait is for a frame or an answer, with a deadline."""
 
 from __future__ import annotations
 
@@ -64,9 +65,16 @@ def test_the_audiences_stream_and_state_follow_the_round(room) -> None:
     assert refused.status == 404
     refused.close()
     stack.manage("shell", "-c", PUBLIC)
+    deadline = time.monotonic() + 10  # each process reads the event's settings again
     stream = Stream(stack.web_port, f"/results/{slug}/live/")
+    while stream.status != 200 and time.monotonic() < deadline:
+        stream.close()
+        stream = Stream(stack.web_port, f"/results/{slug}/live/")
     try:
         assert stream.status == 200
+        pushed = stream.wait({"state"})
+        assert pushed.data["status"] == "drawn" and pushed.data["rack"] == info["rack"]
+        assert "token" not in json.dumps(pushed.data)
         status, headers, body = (0, {}, b"")
         deadline = time.monotonic() + 10  # each process reads the event's settings again
         while time.monotonic() < deadline and status != 200:
@@ -79,8 +87,9 @@ def test_the_audiences_stream_and_state_follow_the_round(room) -> None:
             assert again == 304
         stack.round_open(info["round"])
         sent = time.time()
-        told = stream.wait({"changed"}, seconds=5)
+        told = stream.wait({"state"}, seconds=5)
         assert told.at - sent < LOADED_SECOND
+        assert told.data["status"] == "open" and told.data["version"] != pushed.data["version"]
         status, fresh_headers, body = get(
             stack.web_port, f"/results/{slug}/state.json", headers["etag"]
         )
