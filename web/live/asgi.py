@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import re
 from collections.abc import Awaitable, Callable
 from http.cookies import SimpleCookie
@@ -331,10 +332,27 @@ async def public_stream(scope: Scope, receive: Receive, send: Send, slug: str) -
         return
     client = Client((event_id,), public=True)
     live_hub.join(client)
-    state = await live_hub.public_state(event_id)  # the page's first state, without a request
-    if state is not None:
-        client.put(frame("state", state))
-    await _stream(scope, receive, send, live_hub, client)
+
+    async def first_state() -> None:
+        """The page's first state, without a request; tried again a little later when it could
+        not be read (a thousand viewers arriving at once can find Redis's pool busy)."""
+        for wait in (0.0, 0.5, 1.0, 2.0):
+            await asyncio.sleep(wait * (0.5 + random.random()))
+            if client.closed:
+                return
+            state = await live_hub.public_state(event_id)
+            if client.sent is not None:
+                return  # a change's state came meanwhile: it is newer
+            if state is not None:
+                client.sent = frame("state", state)
+                client.put(client.sent)
+                return
+
+    task = asyncio.create_task(first_state())
+    try:
+        await _stream(scope, receive, send, live_hub, client)
+    finally:
+        task.cancel()
 
 
 # The audience's states being made by Django in this process: one request makes a version's

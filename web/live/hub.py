@@ -72,7 +72,7 @@ class Client:
     player_id: int | None = None
     language: str = "en"
     pv: str | None = None  # the player's version last told
-    sent: bytes | None = None  # the player's own part last sent, serialized
+    sent: bytes | None = None  # the player's own part last sent (the audience: the state)
     queue: asyncio.Queue[bytes] = field(default_factory=lambda: asyncio.Queue(QUEUE_FRAMES))
     closed: bool = False
     notify_at: float = 0.0
@@ -427,6 +427,7 @@ class Hub:
                 data = frame("state", body)
                 for client in list(self.staff.get(event_id, ())):
                     if client.public:
+                        client.sent = data
                         client.put(data)
             if event_id not in self.public_dirty:
                 return
