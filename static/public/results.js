@@ -101,6 +101,7 @@
       try { apply(JSON.parse(e.data)); } catch (err) { poll(); }
     });
     stream.onerror = function () { live = false; };  // the browser connects again by itself
+    stream.addEventListener("end", function () { stream.close(); live = false; });
   }
   // the stream's first frame is the state; read it here only if that frame does not come
   setTimeout(function () { if (!state) poll(); }, window.EventSource ? 1500 : 0);

@@ -417,12 +417,18 @@ class Hub:
             except Exception:  # the event is gone, the database is down: the poll takes over
                 logger.exception("The audience's state of event %s was not made.", event_id)
                 return None
-        return public_body(body)
+        return None if body is None else public_body(body)
 
     async def _public_render(self, event_id: int) -> None:
         while True:
             self.public_dirty.discard(event_id)
             body = await self.public_state(event_id)
+            if body is None and not await self.db(_public_open, event_id):
+                for client in list(self.staff.get(event_id, ())):
+                    if client.public:  # the director turned the page off: its streams end
+                        client.put(frame("end", b"{}"))
+                        client.close()
+                return
             if body is not None:
                 data = frame("state", body)
                 for client in list(self.staff.get(event_id, ())):
@@ -568,6 +574,12 @@ def _read_personal(event_id: int) -> dict[int, dict[str, Any]]:
 
 _hubs: dict[int, Hub] = {}
 _hubs_lock = threading.Lock()
+
+
+def _public_open(event_id: int) -> bool:
+    from tournament.models import Event
+
+    return Event.objects.filter(pk=event_id, public_results=True).exists()
 
 
 def hub_running() -> Hub | None:

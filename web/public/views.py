@@ -114,8 +114,11 @@ def _version(event_id: int) -> str:
     return values[0]
 
 
-def public_state_make(event_id: int, version: str) -> bytes:
-    """A version's state, made (or read from the shared cache) and kept in this process."""
+def public_state_make(event_id: int, version: str) -> bytes | None:
+    """A version's state, made (or read from the shared cache) and kept in this process; None
+    when the event's page is not public (any more)."""
+    if not Event.objects.filter(pk=event_id, public_results=True).exists():
+        return None
     return _state_bytes(event_id, version)
 
 

@@ -30,6 +30,13 @@ print(event.slug)
 """
 
 
+PRIVATE = """
+from tournament.models import Event
+from tournament.services.events import event_policy_update
+event_policy_update(event=Event.objects.get(), actor=None, public_results=False)
+"""
+
+
 @pytest.fixture(scope="module")
 def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Stack, dict[str, Any]]]:
     stack = Stack(Path(tmp_path_factory.mktemp("public")))
@@ -95,5 +102,7 @@ def test_the_audiences_stream_and_state_follow_the_round(room) -> None:
         )
         assert status == 200 and fresh_headers["etag"] != headers["etag"]
         assert json.loads(body)["status"] == "open" and json.loads(body)["deadline"]
+        stack.manage("shell", "-c", PRIVATE)  # the director turns the page off: its stream ends
+        assert stream.wait({"end"}, seconds=5).event == "end"
     finally:
         stream.close()
