@@ -63,14 +63,15 @@ def _text(field: str, text: str) -> str:
 
 
 def training_key(game: Game) -> str:
-    """The training link's key: the game's id signed with the site's key."""
-    return signing.dumps(game.pk, salt=SALT)
+    """The training link's key: the game's id signed with the site's key (the same link each
+    time it is shown)."""
+    return signing.Signer(salt=SALT).sign(str(game.pk))
 
 
 def _game_of_key(key: str) -> Game:
     try:
-        pk = signing.loads(key, salt=SALT)
-    except signing.BadSignature:
+        pk = int(signing.Signer(salt=SALT).unsign(key))
+    except (signing.BadSignature, ValueError):
         raise Http404(gettext("This training link is not valid.")) from None
     game = Game.objects.select_related("event").filter(pk=pk).first()
     if game is None or not game.is_open_for_training:

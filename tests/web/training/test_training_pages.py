@@ -3,12 +3,15 @@ a player starts, hands in a slip, sees the top and the room, goes on, and reads 
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
+from arbiter.services.training import training_next, training_slip_submit, training_start
 from arbiter.simulation import simulate_event
 from tests.factories import EventRoleFactory, UserFactory
 from tournament.models import AuditEntry, Game, TrainingAttempt
@@ -105,3 +108,22 @@ def test_the_training_pages_speak_french_for_a_french_event(played: Game) -> Non
     attempt = TrainingAttempt.objects.get()
     page = client.get(reverse("training:attempt", args=[attempt.token]))
     assert "Coup 1 sur" in page.content.decode()
+
+
+def test_the_summary_compares_the_attempt_with_the_room(played: Game) -> None:
+    played.training_open = True
+    played.save(update_fields=["training_open"])
+    now = timezone.now() - dt.timedelta(hours=2)
+    attempt = training_start(
+        game=played, user=None, name="", mode="replay", round_seconds=None, now=now
+    )
+    for r in played.rounds.filter(status="published").order_by("number"):
+        training_slip_submit(
+            attempt=attempt, word=r.played_word, ref=r.played_ref, score=r.played_score, now=now
+        )
+        attempt = training_next(attempt=attempt, now=now)
+    assert attempt.is_finished
+    page = Client().get(reverse("training:attempt", args=[attempt.token])).content.decode()
+    assert 'data-state="finished"' in page
+    assert "(100.0 % of the top)" in page or "(100 % of the top)" in page
+    assert "In the room's standings you would have been 1 of 6" in page
