@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0011_word_list_builtin'),
+        ('tournament', '0016_beyond_the_room'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
