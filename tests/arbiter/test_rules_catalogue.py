@@ -388,3 +388,26 @@ def test_17_the_final_letter_with_a_blank_not_marked_earns_the_blank_s_warning_t
 def test_18_a_word_across_shifted_by_one_column(horn, ref: str, article: str) -> None:
     ruled = rule(horn, "BDEGILU", Slip("DEBUG", ref, 23))  # DEBUG at G3, 23, above HORN
     assert (ruled.code, ruled.net, ruled.article) == (Code.REFERENCE_PENALTY, 18, article)
+
+
+def test_14_two_letters_on_a_word_of_three_are_a_warning() -> None:
+    board = board_of("H7 ARE")  # GUIDABLE down 7D through the A: runs AR and ARE
+    ruled = judge(board, "BDEGILU").rule(Slip("GUIDABLE", "AR", 67))
+    assert (ruled.code, ruled.points, ruled.warning, ruled.article) == (
+        Code.VALID_WARNING,
+        67,
+        True,
+        Article.JUNCTION_SHORT,
+    )
+
+
+def test_13_letters_that_designate_nothing_say_so(horn) -> None:
+    ruled = rule(horn, "AFMEIOT", Slip("FARM", "XYZ", 9))
+    assert ruled.reason.startswith("the junction letters XYZ are not on the board next to FARM")
+
+
+def test_two_warnings_in_one_round_beyond_the_free_ones_cost_twice() -> None:
+    from arbiter.rules import warning_penalties
+
+    assert warning_penalties([0, 2, 1], Policy(warnings_free=0)) == [0, 10, 5]
+    assert warning_penalties([2, 2], Policy(warnings_free=3)) == [0, 5]
