@@ -9,6 +9,11 @@ from __future__ import annotations
 import enum
 import unicodedata
 
+# A player's table number is 1 to TABLE_MAX (docs/rules.md, "Decisions where the rules above are
+# silent"): the largest festival seats a few thousand; an export or a print never counts to a
+# number typed beyond it.
+TABLE_MIN, TABLE_MAX = 1, 9_999
+
 
 class RulingCode(enum.StrEnum):
     """Why a slip earned what it did (rules.md, "Rulings in detail")."""

@@ -21,13 +21,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import ijson  # type: ignore[import-untyped]  # ships no type information
+from django.utils.formats import number_format
 from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext
 
 from engine.interchange import InterchangeError, check_json_depth, check_size, check_utf8
 from tournament.categories import AGE_CATEGORIES
 from tournament.errors import ApplicationError
-from tournament.vocabulary import RulingCode
+from tournament.vocabulary import TABLE_MAX, TABLE_MIN, RulingCode
 
 _CODES = frozenset(c.value for c in RulingCode)
 ROOM_RESULTS_FORMAT = "duplicate-room-results"
@@ -135,6 +136,22 @@ class Reader:
             )
             return None
         return int(value)
+
+    def _table(self, value: Any, where: str) -> int | None:
+        table = self._int(value, where, optional=True) or None
+        if table is not None and not TABLE_MIN <= table <= TABLE_MAX:
+            self.problems.append(
+                gettext(
+                    "%(where)s: table %(table)s is not a table number: tables are 1 to %(max)s."
+                )
+                % {
+                    "where": where,
+                    "table": table,
+                    "max": number_format(TABLE_MAX, force_grouping=True),
+                }
+            )
+            return None
+        return table
 
     def _text(self, value: Any, where: str, *, limit: int) -> str:
         if value is None:
@@ -245,7 +262,7 @@ class Reader:
             category=self._text(p.get("category"), where, limit=40),
             series=series,
             age_category=age_category,
-            table=self._int(p.get("table"), where, optional=True) or None,
+            table=self._table(p.get("table"), where),
             rulings=tuple(r for r in (self.ruling(d, where) for d in rulings) if r is not None),
         )
 

@@ -350,6 +350,10 @@ def test_a_licence_that_plays_in_another_room_is_a_conflict(host, director, else
             "a player needs a name",
         ),
         (
+            lambda d: {**d, "players": [{**d["players"][0], "table": 12_000}]},
+            "table 12000 is not a table number: tables are 1 to 9,999.",
+        ),
+        (
             lambda d: {
                 **d,
                 "players": [

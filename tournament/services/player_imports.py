@@ -37,12 +37,14 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.utils.formats import number_format
 from django.utils.translation import get_language, gettext, ngettext
 
 from tournament.categories import age_category_parse, series_parse
 from tournament.errors import ApplicationError
 from tournament.models import Event, Player
 from tournament.services.audit import audit_record, audit_record_many
+from tournament.vocabulary import TABLE_MAX, TABLE_MIN
 
 COLUMNS = ("name", "club", "category", "licence", "table", "series", "age_category")
 FIRST_NAME = "first_name"  # joined before the name: "Prénom" "Nom" -> "Prénom Nom"
@@ -368,15 +370,18 @@ def _table(value: Any) -> tuple[int | None, str | None]:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, int):
-        number = value
+        number, shown = value, str(value)
     else:
         text = str(value).strip()
         if not text.isdigit():
             return None, gettext("table '%(text)s' is not a number") % {"text": text}
-        number = int(text)
-    if number <= 0:
-        return None, gettext("table %(number)s is not a table number (1, 2, 3...)") % {
-            "number": number
+        # More digits than any table: never made into a number (Python refuses 4,300 digits).
+        number = int(text) if len(text) <= 12 else TABLE_MAX + 1
+        shown = text if len(text) <= 12 else text[:12] + "..."
+    if not TABLE_MIN <= number <= TABLE_MAX:
+        return None, gettext("table %(number)s is not a table number: tables are 1 to %(max)s") % {
+            "number": shown,
+            "max": number_format(TABLE_MAX, force_grouping=True),
         }
     return number, None
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import gettext
 
 from tournament.categories import age_category_parse, series_parse
@@ -11,19 +12,22 @@ from tournament.errors import ApplicationError
 from tournament.models import Event, Player
 from tournament.models.player import token_new
 from tournament.services.audit import audit_record
+from tournament.vocabulary import TABLE_MAX, TABLE_MIN
 
 
 def _registration_checked(
     *, event: Event, name: str, licence: str, table: int | None, player: Player | None = None
 ) -> tuple[str, str]:
     """The name and licence, trimmed, once a registration is sound: a name, a table number
-    (1, 2, 3...) and a licence that no other player of the event holds."""
+    (1 to 9,999) and a licence that no other player of the event holds."""
     name, licence = name.strip(), licence.strip()
     if not name:
         raise ApplicationError(gettext("A player needs a name."))
-    if table is not None and table <= 0:
+    if table is not None and not TABLE_MIN <= table <= TABLE_MAX:
         raise ApplicationError(
-            gettext("Table %(table)s is not a table number (1, 2, 3...).") % {"table": table}
+            gettext("Table %(table)s is not a table number: tables are 1 to %(max)s.")
+            % {"table": table, "max": number_format(TABLE_MAX, force_grouping=True)},
+            data={"field": "table"},
         )
     others = Player.objects.filter(event=event)
     if player is not None:
