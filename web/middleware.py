@@ -15,13 +15,16 @@ plain text.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.request import QueryDict
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.formats import number_format
+from django.utils.translation import gettext
 
 from arbiter.services.rooms import MAX_BYTES as ROOM_RESULTS_MAX_BYTES
 from web.inputs import control_character, control_character_message
@@ -31,17 +34,51 @@ WORD_LIST_UPLOAD = re.compile(r"^/events/[^/]+/setup/wordlist/$")
 ROOM_RESULTS_UPLOAD = re.compile(
     r"^(/events/[^/]+/simultaneous/import/|/api/v1/events/[^/]+/room-results)$"
 )
-FORM_ALLOWANCE = 1024 * 1024  # the rest of an upload's form around the file
+MB = 1024 * 1024
+FORM_ALLOWANCE = MB  # the rest of an upload's form around the file
+
+
+def file_limit(path: str) -> int | None:
+    """The largest file an upload to ``path`` may send, when it is one of the large uploads."""
+    if WORD_LIST_UPLOAD.match(path):
+        words: int = settings.WORD_LIST_MAX_BYTES
+        return words
+    if ROOM_RESULTS_UPLOAD.match(path):
+        return ROOM_RESULTS_MAX_BYTES
+    return None
 
 
 def body_limit(path: str) -> int:
     """The largest body a request to ``path`` may send."""
-    if WORD_LIST_UPLOAD.match(path):
-        return max(settings.REQUEST_BODY_MAX_BYTES, settings.WORD_LIST_MAX_BYTES + FORM_ALLOWANCE)
-    if ROOM_RESULTS_UPLOAD.match(path):
-        return max(settings.REQUEST_BODY_MAX_BYTES, ROOM_RESULTS_MAX_BYTES + FORM_ALLOWANCE)
     limit: int = settings.REQUEST_BODY_MAX_BYTES
-    return limit
+    file = file_limit(path)
+    return limit if file is None else max(limit, file + FORM_ALLOWANCE)
+
+
+def _megabytes(size: int, *, up: bool) -> str:
+    """``size`` in MB as the language writes it: whole when it is, else to a tenth (rounded up
+    for a size refused, so that it never reads as the limit itself)."""
+    tenths = size * 10 / MB
+    tenths = math.ceil(tenths) if up else math.floor(tenths)
+    if tenths % 10 == 0:
+        return number_format(tenths // 10)
+    return number_format(tenths / 10, decimal_pos=1)
+
+
+def too_large_message(request: HttpRequest, length: int) -> str:
+    """Why a body of ``length`` bytes is refused, in the request's language: the file's limit for
+    an upload (the form around it has its own allowance), else the request's."""
+    file = file_limit(request.path_info)
+    with translation.override(translation.get_language_from_request(request)):
+        if file is not None:
+            return gettext("The file is too large (%(size)s MB): at most %(limit)s MB.") % {
+                "size": _megabytes(length, up=True),
+                "limit": _megabytes(file, up=False),
+            }
+        return gettext("The request is too large (%(size)s MB): at most %(limit)s MB.") % {
+            "size": _megabytes(length, up=True),
+            "limit": _megabytes(body_limit(request.path_info), up=False),
+        }
 
 
 def _refuse(request: HttpRequest, status: int, code: str, detail: str) -> HttpResponse:
@@ -67,13 +104,7 @@ def request_problem(request: HttpRequest) -> HttpResponse | None:
     limit = body_limit(request.path_info)
     length = request.META.get("CONTENT_LENGTH") or "0"
     if length.isascii() and length.isdigit() and int(length) > limit:
-        return _refuse(
-            request,
-            413,
-            "too_large",
-            f"The request is too large ({int(length) / 1024 / 1024:.1f} MB): "
-            f"at most {limit / 1024 / 1024:.0f} MB.",
-        )
+        return _refuse(request, 413, "too_large", too_large_message(request, int(length)))
     if control_character(request.path_info) is not None:
         return _refuse(request, 404, "not_found", "Not found.")
     problem = _fields_problem(request.GET, "query parameter")

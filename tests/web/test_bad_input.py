@@ -130,11 +130,35 @@ def test_a_request_over_the_size_limit_is_refused_before_it_is_read(console, gam
     url = reverse("console:players_import", args=[game.event.slug])
     response = console.post(url, {"file": ""}, CONTENT_LENGTH=str(5 * 1024 * 1024))
     assert response.status_code == 413
-    assert "too large (5.0 MB): at most 1 MB" in response.content.decode()
+    assert response.content.decode() == "The request is too large (5 MB): at most 1 MB."
+    response = console.post(url, {"file": ""}, CONTENT_LENGTH=str(1024 * 1024 + 1))
+    assert response.content.decode() == "The request is too large (1.1 MB): at most 1 MB."
     response = Client(raise_request_exception=False).post(
         SUBMISSIONS, "{}", content_type="application/json", CONTENT_LENGTH=str(2**40)
     )
     assert response.status_code == 413 and response.json()["code"] == "too_large"
+
+
+def test_a_room_results_file_over_40_mb_is_refused_saying_the_files_limit(console, game):
+    url = reverse("console:room_results_upload", args=[game.event.slug])
+    sent = 41 * 1024 * 1024 + 1  # the file's 40 MB and its form's 1 MB, and a byte
+    response = console.post(url, {"file": ""}, CONTENT_LENGTH=str(sent))
+    assert response.status_code == 413
+    assert response.content.decode() == "The file is too large (41.1 MB): at most 40 MB."
+    french = console.post(url, {"file": ""}, CONTENT_LENGTH=str(sent), HTTP_ACCEPT_LANGUAGE="fr")
+    said = "Le fichier est trop volumineux (41,1 Mo)\u00a0: au plus 40 Mo."
+    assert french.content.decode() == said
+    api = Client(raise_request_exception=False).post(
+        f"/api/v1/events/{game.event.slug}/room-results",
+        b"",
+        content_type="multipart/form-data; boundary=x",
+        CONTENT_LENGTH=str(sent),
+    )
+    assert api.status_code == 413
+    assert api.json() == {
+        "detail": "The file is too large (41.1 MB): at most 40 MB.",
+        "code": "too_large",
+    }
 
 
 # --- numbers beyond their column --------------------------------------------------------------
