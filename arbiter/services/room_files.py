@@ -35,7 +35,11 @@ ROOM_RESULTS_FORMAT = "duplicate-room-results"
 ROOM_RESULTS_VERSION = 1
 MAX_BYTES = 40 * 1024 * 1024  # about 300 bytes a ruling: 1,000 players x 5 games of 20 rounds
 MAX_DEPTH = 6  # {"players": [{"rulings": [{...}]}]} is 4
-MAX_CONTAINERS = 400_000  # objects and lists: a 40 MB file of rulings holds about 140,000
+# Objects and lists, counted in C before anything is read: a ruling is one, a player two, a
+# round one. 30,000 is about 25,000 rulings (1,000 players of 25 rounds, 200 of 125), an import
+# of a few seconds; a file of 320,000 rulings took 87 s of a web thread that nothing can stop
+# (docs/reliability.md, "Hostile files"), so a larger one is refused before any work.
+MAX_CONTAINERS = 30_000
 MAX_RULINGS = 1_000  # one player's rulings: 10 games of 100 rounds
 MAX_NUMBER = 999_999_999
 MAX_PROBLEMS = 200
@@ -317,7 +321,16 @@ def room_results_read(raw: bytes) -> RoomFile:
         check_utf8(raw)
         check_json_depth(raw, MAX_DEPTH, max_containers=MAX_CONTAINERS)
     except InterchangeError as exc:
-        raise _refused([capfirst(p.text(gettext)) + "." for p in exc.problems]) from None
+        said = [capfirst(p.text(gettext)) + "." for p in exc.problems]
+        if any(p.params.get("limit") == MAX_CONTAINERS for p in exc.problems):
+            said.append(
+                gettext(
+                    "A room's results file holds at most about %(rulings)s rulings (1,000 "
+                    "players of 25 rounds): a larger import would hold the server for minutes."
+                )
+                % {"rulings": number_format(25_000, force_grouping=True)}
+            )
+        raise _refused(said) from None
     reader = Reader()
     try:
         header = {key: next(_items(raw, key), None) for key in ("format", "version")}
