@@ -20,7 +20,8 @@ in one transaction, with the checks of ``player_register`` (made once for the wh
 one ``tournament.player.registered`` audit entry each and one ``tournament.players.imported``.
 
 Bounded: at most ``MAX_BYTES`` (refused before it is read), ``MAX_ROWS`` players and
-``MAX_COLUMNS`` columns, an .xlsx whose contents unpack to at most ``MAX_UNPACKED_BYTES``;
+``MAX_COLUMNS`` columns, a CSV of at most ``MAX_LINES`` lines of ``MAX_FIELDS`` fields (counted in
+C before it is parsed), an .xlsx whose contents unpack to at most ``MAX_UNPACKED_BYTES``;
 the writes are a few bulk queries (5,000 players: about a second, not one query per row).
 """
 
@@ -75,6 +76,10 @@ SHOWN = {
 LIMITS = {"name": 120, "club": 120, "category": 40, "licence": 40}
 MAX_ROWS = 5000
 MAX_COLUMNS = 50
+# A CSV's lines (players and blank lines) and the fields of one line, counted in C before the
+# csv module reads a line: 2 MB of newlines took 19 s of processor, skipped one by one.
+MAX_LINES = 2 * MAX_ROWS + 1
+MAX_FIELDS = 1000
 MAX_BYTES = 2 * 1024 * 1024
 MAX_UNPACKED_BYTES = 50 * 1024 * 1024  # an .xlsx is a zip: no zip bomb
 
@@ -277,8 +282,33 @@ def _rows_csv(content: bytes) -> Iterator[tuple[int, list[Any]]]:
     text = _decoded(content)
     if "\0" in text:
         raise PlayerImportError([RowError(None, gettext("The file is not a CSV text file."))])
+    lines = text.count("\n") + (not text.endswith("\n"))
+    if lines > MAX_LINES:
+        raise PlayerImportError(
+            [
+                RowError(
+                    MAX_LINES + 1,
+                    gettext(
+                        "Too many lines: at most %(count)s lines per file (players and blank "
+                        "lines), this one has %(lines)s."
+                    )
+                    % {"count": MAX_LINES, "lines": lines},
+                )
+            ]
+        )
     first = text.split("\n", 1)[0]
     delimiter = max(",;\t", key=first.count)  # Excel in many locales writes ';'
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.count(delimiter) >= MAX_FIELDS:
+            raise PlayerImportError(
+                [
+                    RowError(
+                        number,
+                        gettext("Too many columns: at most %(count)s per line.")
+                        % {"count": MAX_FIELDS},
+                    )
+                ]
+            )
     yield from enumerate(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter), start=1)
 
 
