@@ -1,7 +1,9 @@
 """Checks on every request before any view or form sees it (``web.inputs`` says why):
 
-- a body over ``REQUEST_BODY_MAX_BYTES`` (its Content-Length) is refused with a 413 before a
-  byte of it is read: an upload is otherwise streamed to disk whole before a view can look
+- a body over ``REQUEST_BODY_MAX_BYTES`` (its Content-Length) is refused with a 413 (on the
+  production server ``config.asgi`` does it before Django reads a byte, and cuts a body sent in
+  chunks off at the limit: Django's ASGI handler reads the whole body before any middleware;
+  here it is what the WSGI and test paths see): an upload is otherwise streamed to disk whole
   (a word list's upload may be ``WORD_LIST_MAX_BYTES`` and its form, a room's results file
   ``arbiter.services.rooms.MAX_BYTES`` and its form: the service says when the file itself is
   too large);
@@ -25,6 +27,7 @@ from django.http.request import QueryDict
 from django.utils import timezone, translation
 from django.utils.formats import number_format
 from django.utils.translation import gettext
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 from arbiter.services.rooms import MAX_BYTES as ROOM_RESULTS_MAX_BYTES
 from web.inputs import control_character, control_character_message
@@ -68,8 +71,34 @@ def _megabytes(size: int, *, up: bool) -> str:
 def too_large_message(request: HttpRequest, length: int) -> str:
     """Why a body of ``length`` bytes is refused, in the request's language: the file's limit for
     an upload (the form around it has its own allowance), else the request's."""
-    file = file_limit(request.path_info)
-    with translation.override(translation.get_language_from_request(request)):
+    language = translation.get_language_from_request(request)
+    return too_large_said(request.path_info, length, language)
+
+
+def too_large_answer(path: str, length: int, accept_language: str) -> tuple[str, bytes]:
+    """The 413's content type and body for a request to ``path`` whose body is at least
+    ``length`` bytes, before Django has a request (``config.asgi``): the API's JSON under
+    ``/api/``, plain text elsewhere."""
+    language = translation.get_supported_language_variant(
+        next(
+            (
+                code
+                for code, _ in parse_accept_lang_header(accept_language)
+                if code != "*" and translation.check_for_language(code)
+            ),
+            settings.LANGUAGE_CODE,
+        )
+    )
+    detail = too_large_said(path, length, language)
+    if path.startswith("/api/"):
+        body = JsonResponse({"detail": detail, "code": "too_large"}).content
+        return "application/json", body
+    return "text/plain; charset=utf-8", detail.encode()
+
+
+def too_large_said(path: str, length: int, language: str) -> str:
+    file = file_limit(path)
+    with translation.override(language):
         if file is not None:
             return gettext("The file is too large (%(size)s MB): at most %(limit)s MB.") % {
                 "size": _megabytes(length, up=True),
@@ -77,7 +106,7 @@ def too_large_message(request: HttpRequest, length: int) -> str:
             }
         return gettext("The request is too large (%(size)s MB): at most %(limit)s MB.") % {
             "size": _megabytes(length, up=True),
-            "limit": _megabytes(body_limit(request.path_info), up=False),
+            "limit": _megabytes(body_limit(path), up=False),
         }
 
 
