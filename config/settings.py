@@ -380,11 +380,11 @@ LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
 if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
     raise env_error("LOG_LEVEL", env_str("LOG_LEVEL"), "DEBUG, INFO, WARNING or ERROR")
 # Players' tokens never reach a log: the join link /play/<token>/ is written /play/<redacted>/
-# (config.redaction; gunicorn's access log does the same in config/gunicorn.py).
+# (web.redaction; gunicorn's access log does the same in config/gunicorn.py).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"redact_tokens": {"()": "config.redaction.RedactTokensFilter"}},
+    "filters": {"redact_tokens": {"()": "web.redaction.RedactTokensFilter"}},
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {
         "console": {

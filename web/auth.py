@@ -9,7 +9,7 @@ from axes.backends import AxesStandaloneBackend
 from axes.handlers.database import AxesDatabaseHandler
 from django.http import HttpRequest, QueryDict
 
-from config.redaction import redact
+from web.redaction import redact
 
 
 class RateLimitedLoginBackend(AxesStandaloneBackend):  # type: ignore[misc]  # axes is untyped
@@ -39,7 +39,7 @@ def _redacted(fields: QueryDict) -> QueryDict:
 
 class RedactingAxesHandler(AxesDatabaseHandler):  # type: ignore[misc]  # axes is untyped
     """django-axes's database handler, storing a failed sign-in without the tokens its query or
-    form carried (``/accounts/login/?next=/invitations/<token>/``: ``config.redaction``)."""
+    form carried (``/accounts/login/?next=/invitations/<token>/``: ``web.redaction``)."""
 
     def user_login_failed(
         self, sender: Any, credentials: dict[str, Any], request: Any = None, **kwargs: Any

@@ -23,8 +23,8 @@ from django.urls import reverse
 from gunicorn.config import Config
 from uvicorn_worker import UvicornWorker
 
-from config.redaction import RedactTokensFilter, redact
 from tests.config.settings_probe import ROOT
+from web.redaction import RedactTokensFilter, redact
 
 TOKEN = "Zk3v9QmT0bq1Xl7aPw2cYr8NdE5uHs4G"
 

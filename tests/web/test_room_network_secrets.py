@@ -12,11 +12,11 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
-from config.redaction import redact
 from tests.factories import PASSWORD, EventFactory, UserFactory
 from tournament.services import known_password_replace
 from tournament.services.invitations import invitation_create, invitation_token
 from tournament.services.users import PASSWORD_ALPHABET, password_generate
+from web.redaction import redact
 
 INVITE = "eyJpIjoxLCJuIjoiT3RmQmZ3In0:1vNc2k:Zk3v9QmT0bq1Xl7aPw2cYr8NdE5uHs4G"
 KEY = "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b"
