@@ -129,3 +129,13 @@ def test_generated_passwords_use_the_unambiguous_alphabet_and_differ() -> None:
     assert len(made) == 200
     assert set("".join(made)) - {"-"} <= set(PASSWORD_ALPHABET)
     assert not set(PASSWORD_ALPHABET) & set("01lio")
+
+
+def test_the_banner_says_duplicate_only_while_it_opens_the_account() -> None:
+    from web.management.commands.run_embedded import Command
+
+    assert Command._password_line(True, None) == "duplicate"
+    replaced = Command._password_line(False, None)
+    assert "duplicate" not in replaced and "changepassword director" in replaced
+    new = Command._password_line(False, "k7pm-x3qa-9fne")
+    assert new.startswith("k7pm-x3qa-9fne\n") and "shown once" in new

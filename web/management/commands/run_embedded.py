@@ -236,7 +236,9 @@ class Command(BaseCommand):
         if not settings.DEBUG:  # the static files are served as in production: collected
             call_command("collectstatic", interactive=False, verbosity=0)
         event = demo_event_ensure()
-        _, created = director_user_ensure(username=DIRECTOR_USERNAME, password=DIRECTOR_PASSWORD)
+        director, created = director_user_ensure(
+            username=DIRECTOR_USERNAME, password=DIRECTOR_PASSWORD
+        )
         new_password = None
         if open_to_network:  # the demo's documented password must not open it to the room
             new_password = known_password_replace(
@@ -252,7 +254,8 @@ class Command(BaseCommand):
         # A SIGTERM (kill, a supervisor) stops us the same way as Ctrl-C does.
         signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
         phones = phones_lines(public_url, port, settings.LAN_ADDRESSES) if public_url else []
-        password = self._password_line(created, open_to_network, new_password)
+        demo = new_password is None and director.check_password(DIRECTOR_PASSWORD)
+        password = self._password_line(demo, new_password)
         self._banner(host, port, event.name, password, worker is not None, log_path, phones)
         try:
             serve(host, port)  # the production server (web/management/server.py)
@@ -271,21 +274,22 @@ class Command(BaseCommand):
         self.stdout.write("Stopped.")
 
     @staticmethod
-    def _password_line(created: bool, open_to_network: bool, new_password: str | None) -> str:
-        """What the banner says of the director's password."""
+    def _password_line(demo: bool, new_password: str | None) -> str:
+        """What the banner says of the director's password (``demo``: the demo's still opens
+        the account)."""
         if new_password is not None:
             return (
                 f"{new_password}\n"
                 f"              (new: '{DIRECTOR_PASSWORD}' opens nothing on the room's network; "
                 "write this one down, it is shown once)"
             )
-        if open_to_network:
-            return (
-                "the one make run-lan printed when it replaced the demo's (or yours)\n"
-                f"              (forgotten: .venv/bin/python manage.py changepassword "
-                f"{DIRECTOR_USERNAME})"
-            )
-        return DIRECTOR_PASSWORD if created else f"{DIRECTOR_PASSWORD} (unless you changed it)"
+        if demo:
+            return DIRECTOR_PASSWORD
+        return (
+            "the one make run-lan printed when it replaced the demo's (or yours)\n"
+            f"              (forgotten: .venv/bin/python manage.py changepassword "
+            f"{DIRECTOR_USERNAME})"
+        )
 
     def _banner(
         self,
