@@ -27,7 +27,7 @@ _LINK = re.compile(
     r"""(^|[\s"'(=]|://[^/\s"']+)(/|%2[fF])(play|invitations)(/|%2[fF])"""
     r"""(?!<redacted>|%3[cC]redacted)[^/\s?&#"'%]+""",
 )
-_AUTHORIZATION = re.compile(r"\b(Token|Bearer)(\s+)(?!<redacted>)[A-Za-z0-9._~+/=-]{8,}")
+_AUTHORIZATION = re.compile(r"\b(Token|Bearer)(\s+)(?!<redacted>)[A-Za-z0-9._~+/=-]{20,}")
 
 
 def redact(text: str) -> str:

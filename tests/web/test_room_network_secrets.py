@@ -45,6 +45,7 @@ def test_authorization_credentials_are_redacted() -> None:
         "headers {'Authorization': 'Bearer <redacted>'}"
     )
     assert redact("a Token of esteem") == "a Token of esteem"
+    assert redact("Token generated for dora") == "Token generated for dora"
 
 
 @pytest.mark.django_db
