@@ -109,8 +109,8 @@ class StrictJSONParser(JSONParser):
                 gettext("The request body is larger than %(limit)s bytes.") % {"limit": limit}
             )
         try:
-            # The nesting counted in C before a parser builds anything (a body of 100,000 "["
-            # cost json's recursion a second of processor before it gave up).
+            # The nesting counted in C before a parser builds anything: json would recurse
+            # until Python's limit, building what it met on the way.
             check_json_depth(raw, JSON_MAX_DEPTH)
         except InterchangeError as exc:
             raise exceptions.ParseError(
