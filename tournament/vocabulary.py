@@ -66,6 +66,13 @@ def ruling_total(*, points: int, solo: int, penalty: int, warning_penalty: int) 
     return points + solo - penalty - warning_penalty
 
 
+def control_character_in(text: str) -> str | None:
+    """The first control or format character of a one-line text (a line break, a tab, an
+    escape, a zero-width space...), if any: such a text breaks the lines of the exports
+    (SIGLES, Eliot's XML) and is never typed in a name."""
+    return next((ch for ch in text if unicodedata.category(ch) in ("Cc", "Cf")), None)
+
+
 def name_key(name: str) -> tuple[str, str]:
     """How people's names sort, in any language of the interface: by their letters with the
     accents and the case set aside (Élodie with the Es, before Yves), then as written (so the

@@ -28,7 +28,7 @@ from django.utils.translation import gettext, ngettext
 from engine.interchange import InterchangeError, check_json_depth, check_size, check_utf8
 from tournament.categories import AGE_CATEGORIES
 from tournament.errors import ApplicationError
-from tournament.vocabulary import TABLE_MAX, TABLE_MIN, RulingCode
+from tournament.vocabulary import TABLE_MAX, TABLE_MIN, RulingCode, control_character_in
 
 _CODES = frozenset(c.value for c in RulingCode)
 ROOM_RESULTS_FORMAT = "duplicate-room-results"
@@ -164,6 +164,13 @@ class Reader:
             self.problems.append(
                 gettext("%(where)s: a text of at most %(limit)d characters.")
                 % {"where": where, "limit": limit}
+            )
+            return ""
+        control = control_character_in(value)
+        if control is not None:  # a line break in a name would split a SIGLES record
+            self.problems.append(
+                gettext("%(where)s: %(text)s holds a control character (U+%(code)04X).")
+                % {"where": where, "text": _shown(value), "code": ord(control)}
             )
             return ""
         return value.strip()

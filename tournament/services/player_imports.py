@@ -45,7 +45,7 @@ from tournament.categories import age_category_parse, series_parse
 from tournament.errors import ApplicationError
 from tournament.models import Event, Player
 from tournament.services.audit import audit_record, audit_record_many
-from tournament.vocabulary import TABLE_MAX, TABLE_MIN
+from tournament.vocabulary import TABLE_MAX, TABLE_MIN, control_character_in
 
 COLUMNS = ("name", "club", "category", "licence", "table", "series", "age_category")
 FIRST_NAME = "first_name"  # joined before the name: "Prénom" "Nom" -> "Prénom Nom"
@@ -387,11 +387,6 @@ def _column_said(key: str) -> str:
     return said.get(key, key)
 
 
-def _control(text: str) -> str | None:
-    """The first control character of a cell (a line break, a tab, an escape...), if any."""
-    return next((ch for ch in text if unicodedata.category(ch) in ("Cc", "Cf")), None)
-
-
 def _table(value: Any) -> tuple[int | None, str | None]:
     if value is None or (isinstance(value, str) and not value.strip()):
         return None, None
@@ -455,7 +450,7 @@ def players_check(*, event: Event, file_name: str, content: bytes) -> list[Playe
             if first_name and text["name"]:
                 text["name"] = f"{first_name} {text['name']}"
             for key, value in text.items():
-                control = _control(value)
+                control = control_character_in(value)
                 if control is not None:
                     problems.append(
                         gettext(
