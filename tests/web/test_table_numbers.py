@@ -84,3 +84,25 @@ def test_sigles_counts_to_the_highest_table_at_most_9999_lines(event) -> None:
     tracemalloc.stop()
     assert body.count(b"\n") == 9_999 and peak < 20 * 1024 * 1024
     assert body.splitlines()[-1].startswith(b'"9999","Far"')
+
+
+def test_a_line_break_or_an_escape_in_a_name_or_club_is_refused_at_every_door(
+    api, client_for, director, event
+) -> None:
+    """A newline in a name split its SIGLES record; an escape made eliot.xml invalid."""
+    for fields, field in (
+        ({"name": "Ann\nBell"}, "name"),
+        ({"name": "Ann", "club": "Ly\ton"}, "club"),
+    ):
+        refused = api.post(_players_url(event), {**fields, "table": 3}, format="json")
+        assert refused.status_code == 400, refused.content
+        assert refused.json()["field"] == field
+        assert "control character" in refused.json()["detail"]
+    escape = api.post(_players_url(event), {"name": "Ly\x1bon"}, format="json")
+    assert escape.status_code == 400 and escape.json()["code"] == "parse_error"
+    console = client_for(director)
+    setup = reverse("console:setup_post", args=[event.slug, "player"])
+    said = console.post(setup, {"name": "Ann\nBell", "table": 3}, follow=True)
+    [message] = [str(m) for m in said.context["messages"]]
+    assert "control character (U+000A)" in message
+    assert not Player.objects.filter(event=event).exists()
