@@ -15,7 +15,7 @@ def tables_beyond_9999_cleared(apps: Any, schema_editor: Any) -> None:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournament", "0011_word_list_builtin"),
+        ("tournament", "0017_slip_attempt_identity"),
     ]
 
     operations = [
