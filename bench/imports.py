@@ -6,7 +6,9 @@ refused (or read), measured on the real reader (``tournament.services.player_imp
 Cases: an .xlsx of a few KB whose one row is numbered 2,000,000,000 (openpyxl's own
 ``iter_rows`` would count to it: about 85 min of processor); a 2 MB CSV of one column of
 control characters; a 2 MB UTF-16 list of 40,000 rows (read, over the player bound); a 2 MB
-Shift-JIS list (refused by name). Each is run in this process on a fresh SQLite database in
+Shift-JIS list (refused by name); 2 MB of blank lines and a header of two million commas
+(counted in C before the csv module reads a line); 5,000 players whose last sits at table
+10,000 (read whole, refused at that row). Each is run in this process on a fresh SQLite database in
 memory, timed (wall and processor) with its peak of Python allocations (tracemalloc).
 Target: each refused or read in well under a second and a few tens of MB.
 """
@@ -59,6 +61,17 @@ def cases() -> dict[str, tuple[str, bytes]]:
         "utf-16 csv, 40,000 rows (2 MB)": (
             "u16.csv",
             ("name,club\n" + rows).encode("utf-16")[: 2 * 2**20],
+        ),
+        "csv of 2 MB of blank lines (19 s before)": (
+            "blank.csv",
+            b"name\n" + b"\n" * (2 * 2**20 - 10),
+        ),
+        "csv header of 2 million commas": ("commas.csv", b"name" + b"," * (2 * 2**20 - 10) + b"\n"),
+        "csv of 5,000 players, 1 table at 10,000": (
+            "far.csv",
+            (
+                "name,table\n" + "".join(f"P{i},{i}\n" for i in range(1, 5000)) + "Far,10000\n"
+            ).encode(),
         ),
         "shift-jis csv (2 MB)": (
             "sj.csv",

@@ -17,6 +17,12 @@ thread of its own. Here it runs on one of ``WEB_THREADS`` long-lived threads per
 
 The live routes (``web.live.asgi``: the streams, the phones' unchanged polls) are answered on
 the event loop before Django, and never hold a thread while they stream.
+
+A body's size is bounded before Django reads it: Django's ASGI handler reads the whole body
+(to memory, then a temporary file) before any middleware runs, and neither uvicorn nor
+gunicorn limits it. A request whose ``Content-Length`` passes the path's limit
+(``web.middleware.body_limit``) is answered 413 without a byte read; one sent in chunks with
+no length is counted as it comes and answered 413 as soon as it passes the limit.
 """
 
 from __future__ import annotations
@@ -58,6 +64,37 @@ class CountingExecutor(ThreadPoolExecutor):
             self.pending -= 1
 
 
+class _BodyTooLarge(Exception):
+    def __init__(self, received: int) -> None:
+        self.received = received
+
+
+def _header(scope: Any, name: bytes) -> str:
+    for key, value in scope.get("headers", ()):
+        if key.lower() == name:
+            return bytes(value).decode("latin-1")
+    return ""
+
+
+async def _too_large(scope: Any, send: Any, length: int) -> None:
+    from web.middleware import too_large_answer
+
+    path = scope.get("path", "")
+    content_type, body = too_large_answer(path, length, _header(scope, b"accept-language"))
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", content_type.encode()),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
 class ThreadedASGIHandler(ASGIHandler):
     """Django's ASGI handler, each request's sync code on one of ``threads`` threads."""
 
@@ -68,9 +105,30 @@ class ThreadedASGIHandler(ASGIHandler):
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        from web.middleware import body_limit
+
+        limit = body_limit(scope.get("path", ""))
+        length = _header(scope, b"content-length")
+        if length.isascii() and length.isdigit() and int(length) > limit:
+            await _too_large(scope, send, int(length))  # not a byte of it read
+            return
+        received = 0
+
+        async def bounded(receive: Any = receive) -> Any:
+            nonlocal received
+            message = await receive()
+            if message.get("type") == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:  # a body in chunks, with no length
+                    raise _BodyTooLarge(received)
+            return message
+
         executor = min(self.executors, key=lambda e: e.pending)
-        async with ThreadSensitiveContext(executor=executor):
-            await self.handle(scope, receive, send)
+        try:
+            async with ThreadSensitiveContext(executor=executor):
+                await self.handle(scope, bounded, send)
+        except _BodyTooLarge as exc:
+            await _too_large(scope, send, exc.received)
 
 
 def get_application() -> Any:

@@ -13,7 +13,7 @@ web/management/server.py; README, "With Redis and PostgreSQL").
   (``make run``), one: the live versions are then the process's own (``web.live.store``).
 - ``timeout``: a worker whose loop stops answering gunicorn's heartbeat for 30 s is restarted;
   ``keepalive`` 5 s between requests on a connection.
-- The access log goes to stdout without players' tokens (``config.redaction``, installed on
+- The access log goes to stdout without players' tokens (``web.redaction``, installed on
   uvicorn's access logger by the worker).
 
 Command-line options still win (``--bind``, ``--workers``...).

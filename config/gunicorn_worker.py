@@ -44,7 +44,7 @@ from typing import Any
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn_worker import UvicornWorker
 
-from config.redaction import RedactTokensFilter
+from web.redaction import RedactTokensFilter
 
 ARRIVED_AT = "duplicate.arrived_at"
 SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)  # Linux; the socket module lacks it

@@ -29,28 +29,13 @@ from config.env import (
     url_host,
 )
 from config.lan import lan_addresses
+from config.secret import secret_key_kept
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Everything the embedded run writes: the SQLite file, broker folders, logs.
 VAR_DIR = env_path("VAR_DIR", BASE_DIR / "var", folder=True)
 
 # --- Core -----------------------------------------------------------------------------------
-
-DEBUG = env_bool("DEBUG", True)
-
-DEV_SECRET_KEY = "django-insecure-DEV-ONLY-never-use-in-production-duplicate-scrabble"
-_secret_key = env_optional_str("SECRET_KEY")
-if _secret_key is None:
-    if not DEBUG:
-        raise EnvironmentValueError(
-            "SECRET_KEY is not set: it is required when DEBUG is false "
-            '(generate one with: python -c "import secrets; print(secrets.token_urlsafe(50))")'
-        )
-    _secret_key = DEV_SECRET_KEY
-SECRET_KEY = _secret_key
-
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", LOCAL_HOSTS)
-CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 # The address players' phones open, which their QR codes carry (web/play): PUBLIC_URL, else with
 # LAN=1 (`make run-lan`) this machine's address on the room's network (config.lan, read from the
@@ -69,6 +54,32 @@ if PUBLIC_URL_FOUND:
             "room's Wi-Fi (or plug in its cable), or set PUBLIC_URL=http://ADDRESS:PORT"
         )
     PUBLIC_URL = f"http://{LAN_ADDRESSES[0][1]}:{PORT}"
+DEBUG = env_bool("DEBUG", not LAN)
+if LAN and DEBUG:
+    # Django's debug pages show the settings and the code to whoever reaches the site: on the
+    # room's Wi-Fi, every phone.
+    raise EnvironmentValueError(
+        "DEBUG=true with LAN=1: the debug pages would be open to every phone on the room's "
+        "network; leave DEBUG unset (make run-lan runs with it off)"
+    )
+
+DEV_SECRET_KEY = "django-insecure-DEV-ONLY-never-use-in-production-duplicate-scrabble"
+_secret_key = env_optional_str("SECRET_KEY")
+if _secret_key is None and LAN:
+    # The room's network run keeps a key of its own under VAR_DIR (config.secret).
+    _secret_key = secret_key_kept(VAR_DIR)
+if _secret_key is None:
+    if not DEBUG:
+        raise EnvironmentValueError(
+            "SECRET_KEY is not set: it is required when DEBUG is false "
+            '(generate one with: python -c "import secrets; print(secrets.token_urlsafe(50))")'
+        )
+    _secret_key = DEV_SECRET_KEY
+SECRET_KEY = _secret_key
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", LOCAL_HOSTS)
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
 if PUBLIC_URL is not None:
     ALLOWED_HOSTS = [*ALLOWED_HOSTS, url_host(PUBLIC_URL)]
     CSRF_TRUSTED_ORIGINS = [*CSRF_TRUSTED_ORIGINS, PUBLIC_URL]
@@ -200,6 +211,8 @@ AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
+# What axes stores of a failed sign-in, without the invitation token a ?next= may carry.
+AXES_HANDLER = "web.auth.RedactingAxesHandler"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "console:event_list"
 LOGOUT_REDIRECT_URL = "login"
@@ -371,11 +384,11 @@ LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
 if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
     raise env_error("LOG_LEVEL", env_str("LOG_LEVEL"), "DEBUG, INFO, WARNING or ERROR")
 # Players' tokens never reach a log: the join link /play/<token>/ is written /play/<redacted>/
-# (config.redaction; gunicorn's access log does the same in config/gunicorn.py).
+# (web.redaction; gunicorn's access log does the same in config/gunicorn.py).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"redact_tokens": {"()": "config.redaction.RedactTokensFilter"}},
+    "filters": {"redact_tokens": {"()": "web.redaction.RedactTokensFilter"}},
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {
         "console": {

@@ -9,6 +9,11 @@ from __future__ import annotations
 import enum
 import unicodedata
 
+# A player's table number is 1 to TABLE_MAX (docs/rules.md, "Decisions where the rules above are
+# silent"): the largest festival seats a few thousand; an export or a print never counts to a
+# number typed beyond it.
+TABLE_MIN, TABLE_MAX = 1, 9_999
+
 
 class RulingCode(enum.StrEnum):
     """Why a slip earned what it did (rules.md, "Rulings in detail")."""
@@ -63,6 +68,13 @@ def ruling_total(*, points: int, solo: int, penalty: int, warning_penalty: int) 
     """What a ruling adds to a player's total: the move's points, plus the solo, less the
     reference penalty and the warning's penalty. Standings, phones and sheets count with this."""
     return points + solo - penalty - warning_penalty
+
+
+def control_character_in(text: str) -> str | None:
+    """The first control or format character of a one-line text (a line break, a tab, an
+    escape, a zero-width space...), if any: such a text breaks the lines of the exports
+    (SIGLES, Eliot's XML) and is never typed in a name."""
+    return next((ch for ch in text if unicodedata.category(ch) in ("Cc", "Cf")), None)
 
 
 def name_key(name: str) -> tuple[str, str]:

@@ -21,20 +21,25 @@ from dataclasses import dataclass
 from typing import Any
 
 import ijson  # type: ignore[import-untyped]  # ships no type information
+from django.utils.formats import number_format
 from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext
 
 from engine.interchange import InterchangeError, check_json_depth, check_size, check_utf8
 from tournament.categories import AGE_CATEGORIES
 from tournament.errors import ApplicationError
-from tournament.vocabulary import RulingCode
+from tournament.vocabulary import TABLE_MAX, TABLE_MIN, RulingCode, control_character_in
 
 _CODES = frozenset(c.value for c in RulingCode)
 ROOM_RESULTS_FORMAT = "duplicate-room-results"
 ROOM_RESULTS_VERSION = 1
 MAX_BYTES = 40 * 1024 * 1024  # about 300 bytes a ruling: 1,000 players x 5 games of 20 rounds
 MAX_DEPTH = 6  # {"players": [{"rulings": [{...}]}]} is 4
-MAX_CONTAINERS = 400_000  # objects and lists: a 40 MB file of rulings holds about 140,000
+# Objects and lists, counted in C before anything is read: a ruling is one, a player two, a
+# round one. 30,000 is about 25,000 rulings (1,000 players of 25 rounds, 200 of 125), an import
+# of a few seconds; a file of 320,000 rulings took 87 s of a web thread that nothing can stop
+# (docs/reliability.md, "Hostile files"), so a larger one is refused before any work.
+MAX_CONTAINERS = 30_000
 MAX_RULINGS = 1_000  # one player's rulings: 10 games of 100 rounds
 MAX_NUMBER = 999_999_999
 MAX_PROBLEMS = 200
@@ -136,6 +141,22 @@ class Reader:
             return None
         return int(value)
 
+    def _table(self, value: Any, where: str) -> int | None:
+        table = self._int(value, where, optional=True) or None
+        if table is not None and not TABLE_MIN <= table <= TABLE_MAX:
+            self.problems.append(
+                gettext(
+                    "%(where)s: table %(table)s is not a table number: tables are 1 to %(max)s."
+                )
+                % {
+                    "where": where,
+                    "table": table,
+                    "max": number_format(TABLE_MAX, force_grouping=True),
+                }
+            )
+            return None
+        return table
+
     def _text(self, value: Any, where: str, *, limit: int) -> str:
         if value is None:
             return ""
@@ -143,6 +164,13 @@ class Reader:
             self.problems.append(
                 gettext("%(where)s: a text of at most %(limit)d characters.")
                 % {"where": where, "limit": limit}
+            )
+            return ""
+        control = control_character_in(value)
+        if control is not None:  # a line break in a name would split a SIGLES record
+            self.problems.append(
+                gettext("%(where)s: %(text)s holds a control character (U+%(code)04X).")
+                % {"where": where, "text": _shown(value), "code": ord(control)}
             )
             return ""
         return value.strip()
@@ -245,7 +273,7 @@ class Reader:
             category=self._text(p.get("category"), where, limit=40),
             series=series,
             age_category=age_category,
-            table=self._int(p.get("table"), where, optional=True) or None,
+            table=self._table(p.get("table"), where),
             rulings=tuple(r for r in (self.ruling(d, where) for d in rulings) if r is not None),
         )
 
@@ -300,7 +328,16 @@ def room_results_read(raw: bytes) -> RoomFile:
         check_utf8(raw)
         check_json_depth(raw, MAX_DEPTH, max_containers=MAX_CONTAINERS)
     except InterchangeError as exc:
-        raise _refused([capfirst(p.text(gettext)) + "." for p in exc.problems]) from None
+        said = [capfirst(p.text(gettext)) + "." for p in exc.problems]
+        if any(p.params.get("limit") == MAX_CONTAINERS for p in exc.problems):
+            said.append(
+                gettext(
+                    "A room's results file holds at most about %(rulings)s rulings (1,000 "
+                    "players of 25 rounds): a larger import would hold the server for minutes."
+                )
+                % {"rulings": number_format(25_000, force_grouping=True)}
+            )
+        raise _refused(said) from None
     reader = Reader()
     try:
         header = {key: next(_items(raw, key), None) for key in ("format", "version")}

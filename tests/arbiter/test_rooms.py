@@ -350,6 +350,18 @@ def test_a_licence_that_plays_in_another_room_is_a_conflict(host, director, else
             "a player needs a name",
         ),
         (
+            lambda d: {**d, "players": [{**d["players"][0], "table": 12_000}]},
+            "table 12000 is not a table number: tables are 1 to 9,999.",
+        ),
+        (  # a line break in a name would split its SIGLES record, an escape break eliot.xml
+            lambda d: {**d, "players": [{**d["players"][0], "name": "Ann\nBell"}]},
+            'player #1: "Ann\\nBell" holds a control character (U+000A).',
+        ),
+        (
+            lambda d: {**d, "players": [{**d["players"][0], "club": "Lyon\x1b[2J"}]},
+            "holds a control character (U+001B).",
+        ),
+        (
             lambda d: {
                 **d,
                 "players": [

@@ -117,8 +117,9 @@ def run_embedded(var_dir: Path, env: dict[str, str], *args: str) -> Iterator[Emb
                 os.killpg(process.pid, signal.SIGKILL)
 
 
-def director_session(port: int) -> urllib.request.OpenerDirector:
-    """A browser on this machine signed in as the demo's director."""
+def director_session(port: int, password: str = "duplicate") -> urllib.request.OpenerDirector:
+    """A browser on this machine signed in as the demo's director (``make run-lan`` prints
+    the password it generated: ``lan_password``)."""
     base = f"http://127.0.0.1:{port}"
     browser = urllib.request.build_opener(
         urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
@@ -126,6 +127,14 @@ def director_session(port: int) -> urllib.request.OpenerDirector:
     login_page = browser.open(f"{base}/accounts/login/").read().decode()
     match = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login_page)
     assert match is not None, login_page
-    form = {"username": "director", "password": "duplicate", "csrfmiddlewaretoken": match[1]}
+    form = {"username": "director", "password": password, "csrfmiddlewaretoken": match[1]}
     browser.open(f"{base}/accounts/login/", data=urllib.parse.urlencode(form).encode()).read()
     return browser
+
+
+def lan_password(output: str) -> str:
+    """The director's password a LAN run printed in its banner (generated in place of the
+    demo's)."""
+    match = re.search(r"password: ([a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4})\n", output)
+    assert match is not None, output
+    return match[1]

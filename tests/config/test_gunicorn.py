@@ -5,8 +5,10 @@ every log."""
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -21,8 +23,8 @@ from django.urls import reverse
 from gunicorn.config import Config
 from uvicorn_worker import UvicornWorker
 
-from config.redaction import RedactTokensFilter, redact
 from tests.config.settings_probe import ROOT
+from web.redaction import RedactTokensFilter, redact
 
 TOKEN = "Zk3v9QmT0bq1Xl7aPw2cYr8NdE5uHs4G"
 
@@ -164,3 +166,57 @@ def test_the_access_log_writes_a_join_link_without_its_token(served: str, tmp_pa
         time.sleep(0.05)
     text = log.read_text()
     assert TOKEN not in text and "/play/<redacted>/" in text
+
+
+# --- bodies past the limit, on the production server (issue 25.4) ------------------------------
+
+
+def _answer(sock: socket.socket) -> bytes:
+    """What the server answered on ``sock`` until it closed or 10 s passed."""
+    sock.settimeout(10)
+    answer = b""
+    with contextlib.suppress(OSError):
+        while chunk := sock.recv(65536):
+            answer += chunk
+            if b"\r\n\r\n" in answer and answer.split(b"\r\n\r\n", 1)[1].endswith(b"."):
+                break
+    return answer
+
+
+def test_a_body_announced_too_large_is_refused_before_a_byte_of_it_is_read(served: str) -> None:
+    host, port = served.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(
+            b"POST /events/x/setup/player/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: multipart/form-data; boundary=x\r\n"
+            b"Content-Length: 53687091200\r\n\r\n"  # 50 GB announced, none sent
+        )
+        answer = _answer(sock)
+    assert answer.startswith(b"HTTP/1.1 413"), answer
+    assert answer.endswith(b"The request is too large (51200 MB): at most 3 MB.")
+
+
+def test_a_body_sent_in_chunks_is_cut_off_at_the_limit_with_a_413(served: str) -> None:
+    host, port = served.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(
+            b"POST /api/v1/play/submissions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/json\r\nAccept-Language: fr\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n"
+        )
+        chunk = b"x" * 65536
+        sent = 0
+        with contextlib.suppress(OSError):  # the server closes once it has answered
+            while sent < 64 * 1024 * 1024:
+                sock.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                sent += len(chunk)
+        answer = _answer(sock)
+    assert sent < 64 * 1024 * 1024, "the server read the whole body"
+    head, body = answer.split(b"\r\n\r\n", 1)
+    assert head.startswith(b"HTTP/1.1 413"), answer[:300]
+    said = json.loads(body)
+    assert said["code"] == "too_large"
+    # cut off within a few chunks of the 3 MB (uvicorn hands the body over as it comes)
+    assert re.fullmatch(
+        r"La requête est trop volumineuse \(3,\d Mo\)\xa0: au plus 3 Mo\.", said["detail"]
+    )

@@ -14,7 +14,7 @@ import segno
 from django.test import Client
 
 from config.lan import lan_addresses
-from tests.config.embedded import director_session, python_run, run_embedded
+from tests.config.embedded import director_session, lan_password, python_run, run_embedded
 from tests.factories import PlayerFactory
 from tournament.models import Event
 
@@ -88,7 +88,8 @@ def test_make_run_lan_serves_the_phones_at_the_machines_address(tmp_path) -> Non
         with sqlite3.connect(tmp_path / "db.sqlite3") as db:
             players = db.execute("SELECT name, token FROM tournament_player").fetchall()
             [slug] = db.execute("SELECT slug FROM tournament_event").fetchone()
-        sheet = director_session(server.port).open(f"{server.base}/events/{slug}/qr/").read()
+        session = director_session(server.port, lan_password(output))
+        sheet = session.open(f"{server.base}/events/{slug}/qr/").read()
         html = sheet.decode()
         assert len(players) == 12
         for name, token in players:

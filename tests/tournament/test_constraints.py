@@ -78,8 +78,13 @@ class TestPlayerConstraints:
             PlayerFactory(event=event, licence="L-1")
 
     def test_tables_are_numbered_from_one(self):
-        with refused("player_table_positive"), transaction.atomic():
+        with refused("player_table_1_to_9999"), transaction.atomic():
             PlayerFactory(table=0)
+
+    def test_tables_are_numbered_to_9999(self):
+        PlayerFactory(table=9_999)
+        with refused("player_table_1_to_9999"), transaction.atomic():
+            PlayerFactory(table=10_000)
 
     def test_tokens_are_unique(self):
         player = PlayerFactory()

@@ -81,7 +81,7 @@ def test_every_bad_row_is_reported_with_its_number_and_nothing_is_imported(event
         (6, "Licence L-1 is also on row 2."),
         (7, "Table 9 is already taken in Spring open."),
         (7, "Licence L-9 is already registered in Spring open."),
-        (8, "Table -4 is not a table number (1, 2, 3...)."),
+        (8, "Table -4 is not a table number: tables are 1 to 9,999."),
     ]
     assert exc.value.message == "Nothing imported: 7 problems in the file."
     assert exc.value.data["errors"][0] == {"row": 3, "message": "The name is missing."}

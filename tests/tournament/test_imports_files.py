@@ -7,6 +7,8 @@ counted to (``bench/imports.py`` measures its time and memory)."""
 from __future__ import annotations
 
 import io
+import time
+import tracemalloc
 import zipfile
 
 import pytest
@@ -14,7 +16,12 @@ from django.utils import translation
 from openpyxl import Workbook
 
 from tournament.models import Event
-from tournament.services.player_imports import MAX_ROWS, PlayerImportError, players_import
+from tournament.services.player_imports import (
+    MAX_LINES,
+    MAX_ROWS,
+    PlayerImportError,
+    players_import,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -165,3 +172,48 @@ def test_an_xlsx_keeps_its_own_row_numbers_across_a_gap(event: Event) -> None:
     assert [row for row, _ in refused(event, content, "joueurs.xlsx")] == [40]
     content = xlsx({1: ["Nom", "Club"], 2: ["Ada", "Lyon"], 40: ["Bob", "Brest"]})
     assert [name for name, *_ in imported(event, content, "joueurs.xlsx")] == ["Ada", "Bob"]
+
+
+MB = 1024 * 1024
+CSV_BOMBS = {
+    # 2 MB of newlines took 19 s of processor, skipped one blank line at a time.
+    "2 MB of blank lines": (
+        b"Name\n" + b"\n" * (2 * MB - 10),
+        (MAX_LINES + 1, f"Too many lines: at most {MAX_LINES} lines per file (players and "),
+    ),
+    "a header of a million commas": (
+        b"Name" + b"," * (2 * MB - 10) + b"\n",
+        (1, "Too many columns: at most 1000 per line."),
+    ),
+    "a player of a million commas": (
+        b"Name,Club\nAda" + b"," * (2 * MB - 20) + b"\n",
+        (2, "Too many columns: at most 1000 per line."),
+    ),
+    "one field of 2 MB": (
+        b'Name\n"' + b"x" * (2 * MB - 10) + b'"\n',
+        (None, "The file could not be read (Error: field larger than field limit (131072))."),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", CSV_BOMBS)
+def test_a_hostile_csv_is_refused_before_its_lines_are_read_in_little_time_and_memory(
+    event: Event, name: str
+) -> None:
+    content, (row, said) = CSV_BOMBS[name]
+    tracemalloc.start()
+    started = time.process_time()
+    errors = refused(event, content)
+    cpu = time.process_time() - started
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert errors[0][0] == row and errors[0][1].startswith(said), errors
+    assert cpu < 1.0, f"{cpu:.2f} s of processor"
+    assert peak < 64 * MB, f"{peak / MB:.0f} MB"
+
+
+def test_a_csv_of_5000_players_and_as_many_blank_lines_after_still_imports(event: Event) -> None:
+    rows = [f"P{n},Club,{n}" for n in range(1, MAX_ROWS + 1)]
+    content = ("Name,Club,Table\n" + "\n".join(rows) + "\n" * (MAX_ROWS + 1)).encode()
+    assert content.count(b"\n") == MAX_LINES
+    assert len(imported(event, content)) == MAX_ROWS

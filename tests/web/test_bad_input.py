@@ -19,7 +19,7 @@ from tests.arbiter.conftest import T0, open_round
 from tests.factories import GameFactory, PlayerFactory
 from tournament.models import Game, Player, Round
 from web.api.parsers import JSON_MAX_DEPTH, json_problem
-from web.inputs import EXTEND_MAX_SECONDS, INT32_MAX, Bounds, integer_parse
+from web.inputs import EXTEND_MAX_SECONDS, Bounds, integer_parse
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("each_database")]
 
@@ -130,11 +130,35 @@ def test_a_request_over_the_size_limit_is_refused_before_it_is_read(console, gam
     url = reverse("console:players_import", args=[game.event.slug])
     response = console.post(url, {"file": ""}, CONTENT_LENGTH=str(5 * 1024 * 1024))
     assert response.status_code == 413
-    assert "too large (5.0 MB): at most 1 MB" in response.content.decode()
+    assert response.content.decode() == "The request is too large (5 MB): at most 1 MB."
+    response = console.post(url, {"file": ""}, CONTENT_LENGTH=str(1024 * 1024 + 1))
+    assert response.content.decode() == "The request is too large (1.1 MB): at most 1 MB."
     response = Client(raise_request_exception=False).post(
         SUBMISSIONS, "{}", content_type="application/json", CONTENT_LENGTH=str(2**40)
     )
     assert response.status_code == 413 and response.json()["code"] == "too_large"
+
+
+def test_a_room_results_file_over_40_mb_is_refused_saying_the_files_limit(console, game):
+    url = reverse("console:room_results_upload", args=[game.event.slug])
+    sent = 41 * 1024 * 1024 + 1  # the file's 40 MB and its form's 1 MB, and a byte
+    response = console.post(url, {"file": ""}, CONTENT_LENGTH=str(sent))
+    assert response.status_code == 413
+    assert response.content.decode() == "The file is too large (41.1 MB): at most 40 MB."
+    french = console.post(url, {"file": ""}, CONTENT_LENGTH=str(sent), HTTP_ACCEPT_LANGUAGE="fr")
+    said = "Le fichier est trop volumineux (41,1 Mo)\u00a0: au plus 40 Mo."
+    assert french.content.decode() == said
+    api = Client(raise_request_exception=False).post(
+        f"/api/v1/events/{game.event.slug}/room-results",
+        b"",
+        content_type="multipart/form-data; boundary=x",
+        CONTENT_LENGTH=str(sent),
+    )
+    assert api.status_code == 413
+    assert api.json() == {
+        "detail": "The file is too large (41.1 MB): at most 40 MB.",
+        "code": "too_large",
+    }
 
 
 # --- numbers beyond their column --------------------------------------------------------------
@@ -152,19 +176,20 @@ def test_an_extension_of_years_is_refused_naming_the_seconds(staff, console, gam
     assert round_.deadline == T0 + dt.timedelta(seconds=game.event.round_seconds)  # unchanged
 
 
-def test_a_table_beyond_the_column_is_refused_naming_the_table(staff, console, game) -> None:
-    response = staff.post(
-        action_url(game, "slip"), {"table": 2**31, "word": "AB", "ref": "H8"}, format="json"
-    )
-    assert response.status_code == 400
-    assert detail(response) == f"Table must be between 1 and {INT32_MAX}, not {2**31}."
-    assert response.json()["field"] == "table"
-    setup = reverse("console:setup_post", args=[game.event.slug, "player"])
-    response = console.post(setup, {"name": "Dan", "table": 2**31}, follow=True)
-    assert response.status_code == 200
-    said = [str(m) for m in response.context["messages"]]
-    assert said[0].startswith("table: Ensure this value is less than or equal to 2147483647")
-    assert not Player.objects.filter(name="Dan").exists()
+def test_a_table_beyond_9999_is_refused_naming_the_table(staff, console, game) -> None:
+    for table in [2**31, 10_000]:
+        response = staff.post(
+            action_url(game, "slip"), {"table": table, "word": "AB", "ref": "H8"}, format="json"
+        )
+        assert response.status_code == 400
+        assert detail(response) == f"Table must be between 1 and 9999, not {table}."
+        assert response.json()["field"] == "table"
+        setup = reverse("console:setup_post", args=[game.event.slug, "player"])
+        response = console.post(setup, {"name": "Dan", "table": table}, follow=True)
+        assert response.status_code == 200
+        said = [str(m) for m in response.context["messages"]]
+        assert said[0].startswith("table: Ensure this value is less than or equal to 9999")
+        assert not Player.objects.filter(name="Dan").exists()
 
 
 def test_a_policy_number_beyond_the_column_is_refused_naming_it(console, game) -> None:

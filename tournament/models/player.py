@@ -2,12 +2,14 @@ from __future__ import annotations
 
 import secrets
 
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
 from tournament.categories import AGE_CATEGORIES, SERIES_MAX, SERIES_MIN
 from tournament.models.event import Event
+from tournament.vocabulary import TABLE_MAX, TABLE_MIN
 
 AGE_CATEGORY_CHOICES = [(name, name) for name in AGE_CATEGORIES]
 
@@ -33,7 +35,12 @@ class Player(models.Model):
     age_category = models.CharField(
         max_length=16, blank=True, choices=AGE_CATEGORY_CHOICES, help_text="FISF age category."
     )
-    table = models.PositiveIntegerField(null=True, blank=True)
+    table = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(TABLE_MIN), MaxValueValidator(TABLE_MAX)],
+        help_text="1 to 9,999.",
+    )
     token = models.CharField(max_length=64, unique=True, default=token_new, editable=False)
     token_revoked_at = models.DateTimeField(null=True, blank=True)
     withdrawn_at = models.DateTimeField(
@@ -57,7 +64,8 @@ class Player(models.Model):
                 name="player_licence_unique_per_event",
             ),
             models.CheckConstraint(
-                condition=Q(table__isnull=True) | Q(table__gt=0), name="player_table_positive"
+                condition=Q(table__isnull=True) | Q(table__gte=TABLE_MIN, table__lte=TABLE_MAX),
+                name="player_table_1_to_9999",
             ),
             models.CheckConstraint(
                 condition=Q(series__isnull=True)

@@ -20,7 +20,8 @@ in one transaction, with the checks of ``player_register`` (made once for the wh
 one ``tournament.player.registered`` audit entry each and one ``tournament.players.imported``.
 
 Bounded: at most ``MAX_BYTES`` (refused before it is read), ``MAX_ROWS`` players and
-``MAX_COLUMNS`` columns, an .xlsx whose contents unpack to at most ``MAX_UNPACKED_BYTES``;
+``MAX_COLUMNS`` columns, a CSV of at most ``MAX_LINES`` lines of ``MAX_FIELDS`` fields (counted in
+C before it is parsed), an .xlsx whose contents unpack to at most ``MAX_UNPACKED_BYTES``;
 the writes are a few bulk queries (5,000 players: about a second, not one query per row).
 """
 
@@ -37,12 +38,14 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.utils.formats import number_format
 from django.utils.translation import get_language, gettext, ngettext
 
 from tournament.categories import age_category_parse, series_parse
 from tournament.errors import ApplicationError
 from tournament.models import Event, Player
 from tournament.services.audit import audit_record, audit_record_many
+from tournament.vocabulary import TABLE_MAX, TABLE_MIN, control_character_in
 
 COLUMNS = ("name", "club", "category", "licence", "table", "series", "age_category")
 FIRST_NAME = "first_name"  # joined before the name: "Prénom" "Nom" -> "Prénom Nom"
@@ -73,6 +76,10 @@ SHOWN = {
 LIMITS = {"name": 120, "club": 120, "category": 40, "licence": 40}
 MAX_ROWS = 5000
 MAX_COLUMNS = 50
+# A CSV's lines (players and blank lines) and the fields of one line, counted in C before the
+# csv module reads a line: 2 MB of newlines took 19 s of processor, skipped one by one.
+MAX_LINES = 2 * MAX_ROWS + 1
+MAX_FIELDS = 1000
 MAX_BYTES = 2 * 1024 * 1024
 MAX_UNPACKED_BYTES = 50 * 1024 * 1024  # an .xlsx is a zip: no zip bomb
 
@@ -275,8 +282,33 @@ def _rows_csv(content: bytes) -> Iterator[tuple[int, list[Any]]]:
     text = _decoded(content)
     if "\0" in text:
         raise PlayerImportError([RowError(None, gettext("The file is not a CSV text file."))])
+    lines = text.count("\n") + (not text.endswith("\n"))
+    if lines > MAX_LINES:
+        raise PlayerImportError(
+            [
+                RowError(
+                    MAX_LINES + 1,
+                    gettext(
+                        "Too many lines: at most %(count)s lines per file (players and blank "
+                        "lines), this one has %(lines)s."
+                    )
+                    % {"count": MAX_LINES, "lines": lines},
+                )
+            ]
+        )
     first = text.split("\n", 1)[0]
     delimiter = max(",;\t", key=first.count)  # Excel in many locales writes ';'
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.count(delimiter) >= MAX_FIELDS:
+            raise PlayerImportError(
+                [
+                    RowError(
+                        number,
+                        gettext("Too many columns: at most %(count)s per line.")
+                        % {"count": MAX_FIELDS},
+                    )
+                ]
+            )
     yield from enumerate(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter), start=1)
 
 
@@ -355,11 +387,6 @@ def _column_said(key: str) -> str:
     return said.get(key, key)
 
 
-def _control(text: str) -> str | None:
-    """The first control character of a cell (a line break, a tab, an escape...), if any."""
-    return next((ch for ch in text if unicodedata.category(ch) in ("Cc", "Cf")), None)
-
-
 def _table(value: Any) -> tuple[int | None, str | None]:
     if value is None or (isinstance(value, str) and not value.strip()):
         return None, None
@@ -368,15 +395,18 @@ def _table(value: Any) -> tuple[int | None, str | None]:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, int):
-        number = value
+        number, shown = value, str(value)
     else:
         text = str(value).strip()
         if not text.isdigit():
             return None, gettext("table '%(text)s' is not a number") % {"text": text}
-        number = int(text)
-    if number <= 0:
-        return None, gettext("table %(number)s is not a table number (1, 2, 3...)") % {
-            "number": number
+        # More digits than any table: never made into a number (Python refuses 4,300 digits).
+        number = int(text) if len(text) <= 12 else TABLE_MAX + 1
+        shown = text if len(text) <= 12 else text[:12] + "..."
+    if not TABLE_MIN <= number <= TABLE_MAX:
+        return None, gettext("table %(number)s is not a table number: tables are 1 to %(max)s") % {
+            "number": shown,
+            "max": number_format(TABLE_MAX, force_grouping=True),
         }
     return number, None
 
@@ -420,7 +450,7 @@ def players_check(*, event: Event, file_name: str, content: bytes) -> list[Playe
             if first_name and text["name"]:
                 text["name"] = f"{first_name} {text['name']}"
             for key, value in text.items():
-                control = _control(value)
+                control = control_character_in(value)
                 if control is not None:
                     problems.append(
                         gettext(

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import gettext
 
 from tournament.categories import age_category_parse, series_parse
@@ -11,19 +12,51 @@ from tournament.errors import ApplicationError
 from tournament.models import Event, Player
 from tournament.models.player import token_new
 from tournament.services.audit import audit_record
+from tournament.vocabulary import TABLE_MAX, TABLE_MIN, control_character_in
 
 
 def _registration_checked(
-    *, event: Event, name: str, licence: str, table: int | None, player: Player | None = None
+    *,
+    event: Event,
+    name: str,
+    licence: str,
+    table: int | None,
+    player: Player | None = None,
+    club: str = "",
+    category: str = "",
 ) -> tuple[str, str]:
-    """The name and licence, trimmed, once a registration is sound: a name, a table number
-    (1, 2, 3...) and a licence that no other player of the event holds."""
+    """The name and licence, trimmed, once a registration is sound: a name, texts of one line
+    (no control character: a line break would split a SIGLES record), a table number (1 to
+    9,999) and a licence that no other player of the event holds."""
     name, licence = name.strip(), licence.strip()
     if not name:
         raise ApplicationError(gettext("A player needs a name."))
-    if table is not None and table <= 0:
+    said = {
+        "name": gettext("name"),
+        "club": gettext("club"),
+        "licence": gettext("licence"),
+        "category": gettext("category"),
+    }
+    for field, text in (
+        ("name", name),
+        ("club", club),
+        ("licence", licence),
+        ("category", category),
+    ):
+        control = control_character_in(text)
+        if control is not None:
+            raise ApplicationError(
+                gettext(
+                    "The %(field)s holds a control character (U+%(code)04X): write it on one line."
+                )
+                % {"field": said[field], "code": ord(control)},
+                data={"field": field},
+            )
+    if table is not None and not TABLE_MIN <= table <= TABLE_MAX:
         raise ApplicationError(
-            gettext("Table %(table)s is not a table number (1, 2, 3...).") % {"table": table}
+            gettext("Table %(table)s is not a table number: tables are 1 to %(max)s.")
+            % {"table": table, "max": number_format(TABLE_MAX, force_grouping=True)},
+            data={"field": "table"},
         )
     others = Player.objects.filter(event=event)
     if player is not None:
@@ -64,7 +97,9 @@ def player_register(
     age_category: str = "",
 ) -> Player:
     """Register a player in an event; tables and licences are unique within the event."""
-    name, licence = _registration_checked(event=event, name=name, licence=licence, table=table)
+    name, licence = _registration_checked(
+        event=event, name=name, licence=licence, table=table, club=club, category=category
+    )
     series, age_category = _categories_checked(series=series, age_category=age_category)
     player = Player.objects.create(
         event=event,
@@ -148,7 +183,13 @@ def player_update(
     """Change a registration: name, club, category, licence, table (unique within the event),
     series (1 to 7) and age category."""
     name, licence = _registration_checked(
-        event=player.event, name=name, licence=licence, table=table, player=player
+        event=player.event,
+        name=name,
+        licence=licence,
+        table=table,
+        player=player,
+        club=club,
+        category=category,
     )
     series, age_category = _categories_checked(series=series, age_category=age_category)
     before = {

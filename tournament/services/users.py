@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import secrets
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser, User
 from django.db import transaction
@@ -23,6 +25,30 @@ def director_user_ensure(*, username: str, password: str) -> tuple[AbstractUser,
         return user, False
     user = User.objects.create_superuser(username=username, email="", password=password)
     return user, True
+
+
+# A generated password: three groups of four, from letters and digits no one misreads.
+PASSWORD_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+
+
+def password_generate() -> str:
+    """A random password to read off a screen and type on a phone (59 bits): ``k7pm-x3qa-9fne``."""
+    groups = ("".join(secrets.choice(PASSWORD_ALPHABET) for _ in range(4)) for _ in range(3))
+    return "-".join(groups)
+
+
+@transaction.atomic
+def known_password_replace(*, username: str, known: str) -> str | None:
+    """While ``known`` (the documented demo password) opens ``username``'s account, give it a
+    new random password and return it; None when the account is missing or was changed."""
+    User = get_user_model()
+    user = User.objects.select_for_update().filter(username=username).first()
+    if user is None or not user.check_password(known):
+        return None
+    password = password_generate()
+    user.set_password(password)
+    user.save(update_fields=["password"])
+    return password
 
 
 @transaction.atomic

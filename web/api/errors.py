@@ -34,6 +34,11 @@ PLAY_REFUSAL_STATUS = {
 }
 
 
+# Refusals of a request's body as such (not JSON, too deep, too large, not a type this API
+# reads): their answers carry a ``code`` on every API (``parse_error``, ``too_large``...).
+BODY_REFUSALS = (exceptions.ParseError, RequestTooLarge, exceptions.UnsupportedMediaType)
+
+
 # The body's fields as a refusal names them to people, in the language in force (a field not
 # here is named by its key).
 FIELD_NAMES = {
@@ -108,6 +113,10 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         response.data = {"detail": _flatten(exc.detail), "fields": exc.detail}
     elif not (isinstance(response.data, dict) and "detail" in response.data):
         response.data = {"detail": _flatten(response.data)}
+    if isinstance(exc, BODY_REFUSALS) and isinstance(response.data, dict):
+        # A body refused before any view read it says why in a code a client can switch on.
+        codes = exc.get_codes()
+        response.data["code"] = codes if isinstance(codes, str) else "invalid"
     return response
 
 

@@ -7,13 +7,19 @@ for a body over the size limit) instead of a server error.
   ``RecursionError``);
 - a document that is not an object (every endpoint takes ``{"field": ...}``);
 - control characters in any key or string (``web.inputs``), named by their path;
-- ``NaN`` and ``Infinity`` (DRF's strict JSON).
+- ``NaN`` and ``Infinity`` (DRF's strict JSON), a number of more than ``JSON_MAX_DIGITS``
+  characters (Python reads a whole number of thousands of digits in quadratic time, then refuses
+  4,300) and a decimal number too large for a float (``1e999``).
+
+Every refusal is a 4xx whose JSON names a ``code`` (``parse_error``, ``too_large``:
+``web.api.errors``).
 """
 
 from __future__ import annotations
 
 import codecs
 import json
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,9 +30,33 @@ from rest_framework.parsers import JSONParser
 from rest_framework.settings import api_settings
 from rest_framework.utils import json as drf_json
 
+from engine.interchange import InterchangeError, check_json_depth
 from web.inputs import control_character_message
 
 JSON_MAX_DEPTH = 16
+JSON_MAX_DIGITS = 30  # characters of one number: no field of this API needs more
+
+
+class _NumberRefused(ValueError):
+    pass
+
+
+def _parse_int(text: str) -> int:
+    if len(text) > JSON_MAX_DIGITS:
+        raise _NumberRefused(
+            gettext("a number of %(count)s digits: at most %(limit)s")
+            % {"count": len(text), "limit": JSON_MAX_DIGITS}
+        )
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    value = float(text) if len(text) <= JSON_MAX_DIGITS else math.inf
+    if not math.isfinite(value):
+        raise _NumberRefused(
+            gettext("the number %(number)s is too large") % {"number": text[:JSON_MAX_DIGITS]}
+        )
+    return value
 
 
 class RequestTooLarge(exceptions.APIException):
@@ -79,9 +109,23 @@ class StrictJSONParser(JSONParser):
                 gettext("The request body is larger than %(limit)s bytes.") % {"limit": limit}
             )
         try:
+            # The nesting counted in C before a parser builds anything: json would recurse
+            # until Python's limit, building what it met on the way.
+            check_json_depth(raw, JSON_MAX_DEPTH)
+        except InterchangeError as exc:
+            raise exceptions.ParseError(
+                gettext("JSON parse error - %(exc)s")
+                % {"exc": "; ".join(p.text(gettext) for p in exc.problems)}
+            ) from None
+        try:
             text = codecs.decode(raw, encoding)
             parse_constant = drf_json.strict_constant if api_settings.STRICT_JSON else None
-            document = json.loads(text, parse_constant=parse_constant)
+            document = json.loads(
+                text,
+                parse_constant=parse_constant,
+                parse_int=_parse_int,
+                parse_float=_parse_float,
+            )
         except RecursionError:
             raise exceptions.ParseError(
                 gettext("JSON parse error - nested more than %(json_max_depth)s levels deep.")

@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from tournament.models.event import EventRoleName
 from tournament.services.invitations import DAYS_VALID, MAX_DAYS_VALID
+from tournament.vocabulary import TABLE_MAX, TABLE_MIN
 from web.inputs import INT32_MAX
 from web.outage import ATTEMPT
 
@@ -290,7 +291,11 @@ class PlayerInSerializer(serializers.Serializer[Shape]):
     category = serializers.CharField(max_length=40, allow_blank=True, default="")
     licence = serializers.CharField(max_length=40, allow_blank=True, default="")
     table = serializers.IntegerField(
-        min_value=1, max_value=2**31 - 1, allow_null=True, default=None
+        min_value=TABLE_MIN,
+        max_value=TABLE_MAX,
+        allow_null=True,
+        default=None,
+        help_text="1 to 9,999 (docs/rules.md).",
     )
     series = serializers.IntegerField(min_value=1, max_value=7, allow_null=True, default=None)
     age_category = serializers.CharField(

@@ -19,6 +19,7 @@ from arbiter.services.slips import Existing, slip_check, slip_submit
 from tournament.errors import ApplicationError
 from tournament.models import Discipline, Game, Player, Round, Ruling, Submission
 from tournament.selectors import unique_or_none
+from tournament.vocabulary import TABLE_MAX, TABLE_MIN
 from web.inputs import (
     BIGINT_MAX,
     EXTEND_MAX_SECONDS,
@@ -36,7 +37,7 @@ Data = Mapping[str, Any]
 # The numbers an action reads, each within its column (``web.inputs``): a table number, a
 # ruling's id, an extension in seconds, points and a penalty, an announced score.
 INT_BOUNDS = {
-    "table": Bounds(1, INT32_MAX),
+    "table": Bounds(TABLE_MIN, TABLE_MAX),
     "ruling": Bounds(1, BIGINT_MAX),
     "seconds": Bounds(1, EXTEND_MAX_SECONDS),
     "points": Bounds(INT32_MIN, INT32_MAX),

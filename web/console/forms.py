@@ -20,6 +20,7 @@ from tournament.models.choices import Language
 from tournament.models.event import time_zone_default, time_zones
 from tournament.services.events import POLICY_FIELDS
 from tournament.services.word_lists import BUILTIN_PREFIX
+from tournament.vocabulary import TABLE_MAX, TABLE_MIN
 from web.inputs import INT32_MAX, INT32_MIN
 
 
@@ -144,7 +145,13 @@ class PlayerForm(forms.Form):
     club = forms.CharField(label=_("Club"), max_length=120, required=False)
     category = forms.CharField(label=_("Category"), max_length=40, required=False)
     licence = forms.CharField(label=_("Licence"), max_length=40, required=False)
-    table = forms.IntegerField(label=_("Table"), min_value=1, max_value=INT32_MAX, required=False)
+    table = forms.IntegerField(
+        label=_("Table"),
+        min_value=TABLE_MIN,
+        max_value=TABLE_MAX,
+        required=False,
+        help_text=_("1 to 9,999."),
+    )
     series = forms.IntegerField(
         label=_("Series"), min_value=SERIES_MIN, max_value=SERIES_MAX, required=False
     )

@@ -75,7 +75,7 @@ CONSTRAINT_MESSAGES = {
     "event_tile_set_valid": _("Choose a tile set from the list."),
     "event_board_layout_valid": _("Choose a board from the list."),
     "event_language_valid": _("Choose a language from the list."),
-    "player_table_positive": _("A table number is 1 or more."),
+    "player_table_1_to_9999": _("A table number is 1 to 9,999."),
     "player_table_unique_per_event": _("Another player already sits at that table."),
     "player_licence_unique_per_event": _("Another player of the event has that licence number."),
     "player_series_1_to_7": _("A series is 1 to 7."),

@@ -101,11 +101,17 @@ SECTION_HEAD_ROWS = 3
 # The letters of a name on one printed line of the results (wide letters: W, M): a longer name
 # wraps, and a row of more than two lines takes the room of more than one row.
 NAME_LETTERS_PER_LINE = 24
+CLUB_LETTERS_PER_LINE = 16  # the club's column is narrower (print.css: 24% against 34%)
 
 
 def row_room(line: dict[str, Any]) -> int:
-    """The rows' worth of room a results line takes: 1 for a name of one or two lines."""
-    lines = -(-len(line["row"].name) // NAME_LETTERS_PER_LINE)
+    """The rows' worth of room a results line takes: 1 for a name (and a club) of one or two
+    lines."""
+    row = line["row"]
+    lines = max(
+        -(-len(row.name) // NAME_LETTERS_PER_LINE),
+        -(-len(getattr(row, "club", "") or "") // CLUB_LETTERS_PER_LINE),
+    )
     return max(1, -(-lines // 2))
 
 

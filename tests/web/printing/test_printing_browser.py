@@ -65,7 +65,8 @@ def tournament(db):
     published (seed 7: WROTE by half of them, then TREMOLOS by a third, then tops that nobody
     found)."""
     event = EventFactory(name="Printed open", slug="printed-open", solo_min_players=99)
-    # and one name of 120 letters without a space: it wraps on every sheet (issue 25)
+    # and one name of 120 letters without a space, another player's club too: they wrap on
+    # every sheet, no column pushed off the page (issue 25)
     players = [
         PlayerFactory(
             event=event,
@@ -80,6 +81,8 @@ def tournament(db):
     ]
     players[-1].name = "W" * 120
     players[-1].save(update_fields=["name"])
+    players[-2].club = "M" * 120
+    players[-2].save(update_fields=["club"])
     game = GameFactory(event=event, number=1, seed=7)
     publish_round(game, {p: ("WROTE", "H4", 24) for p in players[::2]})
     publish_round(game, {p: ("TREMOLOs", "5G", 68) for p in players[::3]})

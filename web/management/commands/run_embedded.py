@@ -27,7 +27,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournament.services import demo_event_ensure, director_user_ensure
+from tournament.services import demo_event_ensure, director_user_ensure, known_password_replace
 from web.management.phones import phones_lines
 from web.management.server import serve
 
@@ -35,6 +35,7 @@ logger = logging.getLogger(__name__)
 
 DIRECTOR_USERNAME = "director"
 DIRECTOR_PASSWORD = "duplicate"  # the documented demo password (README, "Quick start")
+LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1"}
 
 # The worker's first lines, before Celery's: on Linux it asks for a SIGTERM when run_embedded is
 # gone (even killed: PR_SET_PDEATHSIG), and leaves at once if it already is; then it runs as
@@ -221,6 +222,13 @@ class Command(BaseCommand):
             raise CommandError(
                 f"{host}:{port} is already in use: stop what runs there, or pass --port N."
             )
+        # Listening beyond this machine (the room's Wi-Fi): no debug page, no known password.
+        open_to_network = host not in LOOPBACK_HOSTS
+        if open_to_network and settings.DEBUG:
+            raise CommandError(
+                f"--host {host} with DEBUG on: the debug pages would be open to the network. "
+                "Run make run-lan (LAN=1), which runs with DEBUG off."
+            )
         self.check(display_num_errors=False)
 
         self.stdout.write("Migrating the database...")
@@ -228,7 +236,14 @@ class Command(BaseCommand):
         if not settings.DEBUG:  # the static files are served as in production: collected
             call_command("collectstatic", interactive=False, verbosity=0)
         event = demo_event_ensure()
-        _, created = director_user_ensure(username=DIRECTOR_USERNAME, password=DIRECTOR_PASSWORD)
+        director, created = director_user_ensure(
+            username=DIRECTOR_USERNAME, password=DIRECTOR_PASSWORD
+        )
+        new_password = None
+        if open_to_network:  # the demo's documented password must not open it to the room
+            new_password = known_password_replace(
+                username=DIRECTOR_USERNAME, known=DIRECTOR_PASSWORD
+            )
 
         worker: WorkerSupervisor | None = None
         log_path = Path(settings.VAR_DIR) / "log" / "worker.log"
@@ -239,7 +254,9 @@ class Command(BaseCommand):
         # A SIGTERM (kill, a supervisor) stops us the same way as Ctrl-C does.
         signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
         phones = phones_lines(public_url, port, settings.LAN_ADDRESSES) if public_url else []
-        self._banner(host, port, event.name, created, worker is not None, log_path, phones)
+        demo = new_password is None and director.check_password(DIRECTOR_PASSWORD)
+        password = self._password_line(demo, new_password)
+        self._banner(host, port, event.name, password, worker is not None, log_path, phones)
         try:
             serve(host, port)  # the production server (web/management/server.py)
         finally:
@@ -256,18 +273,35 @@ class Command(BaseCommand):
             self.stdout.write("The worker did not stop in 15 s: killed it.")
         self.stdout.write("Stopped.")
 
+    @staticmethod
+    def _password_line(demo: bool, new_password: str | None) -> str:
+        """What the banner says of the director's password (``demo``: the demo's still opens
+        the account)."""
+        if new_password is not None:
+            return (
+                f"{new_password}\n"
+                f"              (new: '{DIRECTOR_PASSWORD}' opens nothing on the room's network; "
+                "write this one down, it is shown once)"
+            )
+        if demo:
+            return DIRECTOR_PASSWORD
+        return (
+            "the one make run-lan printed when it replaced the demo's (or yours)\n"
+            f"              (forgotten: .venv/bin/python manage.py changepassword "
+            f"{DIRECTOR_USERNAME})"
+        )
+
     def _banner(
         self,
         host: str,
         port: int,
         event_name: str,
-        created: bool,
+        password: str,
         with_worker: bool,
         log_path: Path,
         phones: list[str],
     ) -> None:
         shown = "127.0.0.1" if host in {"0.0.0.0", "::", ""} else host
-        password = DIRECTOR_PASSWORD if created else f"{DIRECTOR_PASSWORD} (unless you changed it)"
         broker = "Redis" if settings.REDIS_URL else f"embedded folders in {settings.CELERY_DIR}"
         lines = [
             "",

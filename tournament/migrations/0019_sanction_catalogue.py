@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0017_slip_attempt_identity'),
+        ('tournament', '0018_player_table_1_to_9999'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
