@@ -1,0 +1,21 @@
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("tournament", "0011_word_list_builtin"),
+    ]
+
+    operations = [
+        migrations.AddField(
+            model_name="wordlist",
+            name="heartbeat_at",
+            field=models.DateTimeField(
+                blank=True,
+                help_text="While compiling: written every WORD_LIST_HEARTBEAT_SECONDS by the "
+                "compile; a list whose heartbeat is three of them old is marked failed (its "
+                "worker died).",
+                null=True,
+            ),
+        ),
+    ]
