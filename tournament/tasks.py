@@ -7,7 +7,7 @@ from typing import Any
 from celery import shared_task
 from celery.signals import task_failure
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import close_old_connections, connection
 
 from tournament.services.health import health_ping_record
 from tournament.services.word_lists import word_list_compile as word_list_compile_service
@@ -50,4 +50,5 @@ def _word_list_compile_failed(
     try:
         word_list_compile_lost(word_list_id=word_list_id, why=why)
     finally:
-        close_old_connections()
+        if not connection.in_atomic_block:  # the parent's own connection, as a task's would be
+            close_old_connections()
