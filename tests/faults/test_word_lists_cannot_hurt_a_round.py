@@ -107,6 +107,7 @@ def test_two_large_lists_during_a_live_round_end_refused_and_failed_and_the_roun
     round_ = stack.round_drawn(names=["Ann", "Bob", "Cleo"], seconds=25)
     rid, number, tokens = round_["round"], round_["number"], round_["tokens"]
     stack.round_open(rid)
+    assert stack.slip(tokens["Ann"], round=number, word="WROTE", ref="H4", score=24)[0] == 201
 
     huge = upload(stack, random_list(tmp_path / "huge.txt", 16 * 2**20 - 64, seed=1), "Huge")
     assert huge["code"] == "word_list_too_large_to_compile", huge
@@ -129,7 +130,6 @@ def test_two_large_lists_during_a_live_round_end_refused_and_failed_and_the_roun
     assert "Task tournament.word_list_compile" not in rounds.output()  # never in the rounds' one
     assert compiles.alive()
 
-    assert stack.slip(tokens["Ann"], round=number, word="WROTE", ref="H4", score=24)[0] == 201
     stack.wait_until("round scored", lambda: stack.round_status(rid) == "scored", seconds=60)
     delay = close_delay(stack, rid)
     print(f"the round closed {delay:.2f} s after deadline + grace")
