@@ -330,7 +330,11 @@ def eliot_bytes(game: Game) -> bytes:
     with translation.override(event.language):
         export = eliot_export(game)
         notes = eliot_notes(export)
-    return eliot_write(export.game, comment=f"{event.name}, game {game.number}", notes=notes)
+        comment = gettext("%(event)s, game %(number)s") % {
+            "event": event.name,
+            "number": game.number,
+        }
+    return eliot_write(export.game, comment=comment, notes=notes)
 
 
 def gcg_text(game: Game) -> str:

@@ -89,6 +89,16 @@ def test_the_export_read_back_and_written_again_is_the_same_file(played: Game) -
     assert again == content
 
 
+def test_the_file_names_its_game_in_the_event_language(played: Game) -> None:
+    played.event.language = "fr"
+    played.event.save(update_fields=["language"])
+    text = eliot_bytes(played).decode()
+    assert f"{played.event.name}, partie 1" in text and ", game 1" not in text
+    played.event.language = "en"
+    played.event.save(update_fields=["language"])
+    assert f"{played.event.name}, game 1" in eliot_bytes(played).decode()
+
+
 def test_an_exported_game_imports_as_a_predrawn_game_with_the_same_racks_and_tops(
     played: Game,
 ) -> None:
