@@ -113,7 +113,7 @@ def test_two_large_lists_during_a_live_round_end_refused_and_failed_and_the_roun
     assert huge["code"] == "word_list_too_large_to_compile", huge
     assert huge["estimated_mb"] > 30_000 and huge["limit_mb"] == 1536
     assert f"about {huge['estimated_mb']:,} MB" in huge["detail"]
-    print(f"16 MB refused at upload: estimated {huge['estimated_mb']:,} MB, {huge['cpu']:.1f} s CPU")
+    print(f"16 MB refused: estimated {huge['estimated_mb']:,} MB, {huge['cpu']:.1f} s CPU")
 
     large = upload(stack, random_list(tmp_path / "large.txt", 256 * 1024, seed=2), "Large")
     assert "id" in large, large

@@ -208,3 +208,25 @@ def test_a_compile_writes_its_heartbeat_while_it_runs(settings, monkeypatch) -> 
     assert done is not None and done.status == WordList.Status.READY
     assert len(beats) == 2 and beats[1] > beats[0]
     assert done.heartbeat_at is None
+
+
+@pytest.mark.django_db
+def test_a_compile_marked_failed_meanwhile_keeps_its_reason_and_stays_failed(monkeypatch) -> None:
+    """The watch marked it failed (its heartbeat went unwritten too long) while it still ran:
+    neither its progress nor its end overwrite that; the same file uploaded again is ready at
+    once from the engine's cache."""
+    word_list, _ = upload(FRENCH.read_bytes())
+    real = word_lists.Lexicon.load
+
+    def reaped_meanwhile(*args, **kwargs):
+        word_lists.word_list_fail(word_list_id=word_list.pk, reason="reaped")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(word_lists.Lexicon, "load", reaped_meanwhile)
+    done = word_list_compile(word_list_id=word_list.pk)
+    assert done is not None and done.status == WordList.Status.FAILED
+    assert done.message == "Failed: reaped"
+    monkeypatch.setattr(word_lists.Lexicon, "load", real)
+    again, new = upload(FRENCH.read_bytes())
+    assert new and again.status == WordList.Status.QUEUED
+    assert word_list_compile(word_list_id=again.pk).status == WordList.Status.READY

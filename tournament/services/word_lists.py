@@ -418,7 +418,8 @@ def _address_space() -> int:
 
 
 def _report(list_id: int, percent: int, step: str) -> None:
-    WordList.objects.filter(pk=list_id).update(
+    # Only while compiling: a list the watch marked failed keeps the reason it was given.
+    WordList.objects.filter(pk=list_id, status=WordList.Status.COMPILING).update(
         progress=min(100, max(0, percent)), message=str(STEPS.get(step, step))[:500]
     )
 
@@ -471,7 +472,9 @@ def word_list_compile(*, word_list_id: int, now: dt.datetime | None = None) -> W
         word_list_fail(word_list_id=word_list.pk, reason=str(reason))
         word_list.refresh_from_db()
         return word_list
-    WordList.objects.filter(pk=word_list.pk).update(
+    # Only a list still compiling: one marked failed meanwhile (its heartbeat went unwritten
+    # too long) stays failed; uploading it again finds the compile in the engine's cache.
+    WordList.objects.filter(pk=word_list.pk, status=WordList.Status.COMPILING).update(
         status=WordList.Status.READY,
         progress=100,
         words=lexicon.words,
