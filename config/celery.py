@@ -90,7 +90,7 @@ class RoundsWatch(threading.Thread):
                 self.down = False
                 done = rounds_close_overdue()
                 if done["closed"]:
-                    logger.warning("Closed overdue rounds (their countdown did not): %s", done)
+                    logger.info("Closed overdue rounds (before their countdown task): %s", done)
             else:
                 if not self.down:
                     logger.warning(

@@ -374,9 +374,12 @@ WORD_LIST_MEMORY_MB = env_int("WORD_LIST_MEMORY_MB", 1536, minimum=64)
 WORD_LIST_CEILING_MB = env_int("WORD_LIST_CEILING_MB", WORD_LIST_MEMORY_MB + 512, minimum=64)
 # A compile longer than this is stopped (SoftTimeLimitExceeded, then killed 30 s later).
 WORD_LIST_COMPILE_SECONDS = env_int("WORD_LIST_COMPILE_SECONDS", 600, minimum=10)
-# A compiling list's heartbeat: written every this many seconds; a list whose heartbeat is three
-# of them old is marked failed (its worker was killed, or its machine went).
+# A compiling list's heartbeat: written every WORD_LIST_HEARTBEAT_SECONDS by a thread of the
+# compile; a list whose heartbeat is WORD_LIST_SILENT_SECONDS old is marked failed (its worker
+# was killed, or its machine went). Generous: a step of the compile in C (sorting millions of
+# strings) holds Python's lock for seconds, and the heartbeat's thread waits for it meanwhile.
 WORD_LIST_HEARTBEAT_SECONDS = env_int("WORD_LIST_HEARTBEAT_SECONDS", 5, minimum=1)
+WORD_LIST_SILENT_SECONDS = env_int("WORD_LIST_SILENT_SECONDS", 60, minimum=2)
 
 # --- Logging --------------------------------------------------------------------------------
 

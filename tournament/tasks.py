@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from celery import shared_task
+from celery.exceptions import TimeLimitExceeded
 from celery.signals import task_failure
 from django.conf import settings
 from django.db import close_old_connections, connection
@@ -28,6 +29,7 @@ def health_ping(stamp: str) -> str:
     # instead (word_list_compile_lost below, or the heartbeat's watch), and uploading the file
     # again queues it anew. So no acks_late, and reject_on_worker_lost has nothing to reject.
     acks_late=False,
+    # The limits travel in the message, from the settings of the process that queues it (web).
     soft_time_limit=settings.WORD_LIST_COMPILE_SECONDS,
     time_limit=settings.WORD_LIST_COMPILE_SECONDS + 30,
 )
@@ -46,7 +48,10 @@ def _word_list_compile_failed(
     word_list_id = (args or [None])[0] if args else kw.get("kwargs", {}).get("word_list_id")
     if not isinstance(word_list_id, int):
         return
-    why = str(exception) or type(exception).__name__
+    if isinstance(exception, TimeLimitExceeded):  # the hard limit: its process was killed
+        why = f"TimeLimitExceeded: {exception} s"
+    else:
+        why = str(exception) or type(exception).__name__
     try:
         word_list_compile_lost(word_list_id=word_list_id, why=why)
     finally:

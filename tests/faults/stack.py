@@ -140,6 +140,7 @@ class Stack:
             ROUNDS_SWEEP_SECONDS="1",
             HEALTH_HEARTBEAT_SECONDS="1",
             WORD_LIST_HEARTBEAT_SECONDS="1",
+            WORD_LIST_SILENT_SECONDS="10",
             LOG_LEVEL="INFO",
             PYTHONUNBUFFERED="1",
         )

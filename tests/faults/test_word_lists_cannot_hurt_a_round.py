@@ -160,14 +160,14 @@ def test_a_compile_killed_with_its_process_or_its_worker_is_failed_and_never_run
     print(f"compile's process killed: {message}")
 
     # 2. The whole word lists' worker killed: no parent left; the heartbeat stops, the rounds'
-    #    worker's watch marks it failed after three missed (1 s each here).
+    #    worker's watch marks it failed once it is 10 s old (WORD_LIST_SILENT_SECONDS here).
     second = upload(stack, random_list(tmp_path / "second.txt", 512 * 1024, seed=4), "Second")
     stack.wait_until("compiling", lambda: compiling(second["id"]), seconds=60)
     compiles.kill()
     killed = time.monotonic()
     stack.wait_until("failed", lambda: word_list(stack, second["id"])[0] == "failed", seconds=30)
     message = word_list(stack, second["id"])[2]
-    assert "gave no sign of life for 3 s" in message, message
+    assert "gave no sign of life for 10 s" in message, message
     print(f"worker killed: marked failed {time.monotonic() - killed:.1f} s later: {message}")
 
     # 3. A new word lists' worker: neither compile comes back to it.
@@ -180,3 +180,22 @@ def test_a_compile_killed_with_its_process_or_its_worker_is_failed_and_never_run
     assert broker.llen("wordlists") == 0
     assert broker.hlen("unacked") == 0  # nothing held to come back after the visibility timeout
     assert "tournament.word_list_compile[" not in again.output()
+
+
+def test_a_compile_past_its_time_limit_is_stopped_and_failed(
+    stack: Stack, tmp_path: Path, engine_cache: Path
+) -> None:
+    """512 KB of random words compile in 15 s at the least; the limit is 10 s here (for every
+    process: the sender's limits travel in the task's message)."""
+    stack.extra_env["DUPLICATE_ENGINE_CACHE"] = str(engine_cache)
+    stack.extra_env["WORD_LIST_COMPILE_SECONDS"] = "10"
+    stack.redis()
+    compiles = stack.worker(
+        "wordlists", queues="wordlists", concurrency=1, env={"WORD_LIST_CEILING_MB": "4096"}
+    )
+    slow = upload(stack, random_list(tmp_path / "slow.txt", 512 * 1024, seed=5), "Slow")
+    stack.wait_until("failed", lambda: word_list(stack, slow["id"])[0] == "failed", seconds=90)
+    message = word_list(stack, slow["id"])[2]
+    assert message.startswith("Failed: the compile took longer than 10 s (at "), message
+    print(f"time limit: {message}")
+    assert compiles.alive()

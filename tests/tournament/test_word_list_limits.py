@@ -164,9 +164,9 @@ def test_a_compile_whose_process_died_is_failed_by_the_parent_and_never_claimed_
 
 @pytest.mark.django_db
 def test_a_compile_whose_heartbeat_stopped_is_failed_by_the_watch(settings) -> None:
-    """No parent left to tell (the whole worker, or its machine, went): three heartbeats
-    missed and any worker's watch marks it failed; a live heartbeat is left alone."""
-    settings.WORD_LIST_HEARTBEAT_SECONDS = 5
+    """No parent left to tell (the whole worker, or its machine, went): its heartbeat
+    WORD_LIST_SILENT_SECONDS old, any worker's watch marks it failed; a live one is left alone."""
+    settings.WORD_LIST_SILENT_SECONDS = 15
     now = timezone.now()
     dead, _ = upload(FRENCH.read_bytes(), name="Dead")
     alive, _ = upload(random_words(50), name="Alive")

@@ -13,8 +13,7 @@ class Migration(migrations.Migration):
             field=models.DateTimeField(
                 blank=True,
                 help_text="While compiling: written every WORD_LIST_HEARTBEAT_SECONDS by the "
-                "compile; a list whose heartbeat is three of them old is marked failed (its "
-                "worker died).",
+                "compile; a list whose heartbeat is WORD_LIST_SILENT_SECONDS old is marked failed.",
                 null=True,
             ),
         ),

@@ -65,7 +65,7 @@ class WordList(models.Model):
         null=True,
         blank=True,
         help_text="While compiling: written every WORD_LIST_HEARTBEAT_SECONDS by the compile; "
-        "a list whose heartbeat is three of them old is marked failed (its worker died).",
+        "a list whose heartbeat is WORD_LIST_SILENT_SECONDS old is marked failed.",
     )
     finished_at = models.DateTimeField(null=True, blank=True)
 

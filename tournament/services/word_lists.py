@@ -17,7 +17,7 @@ process's address space) reporting its progress and a heartbeat in the row, and 
 with its word count, or failed with the reason: the list itself, out of memory, out of time.
 A compile that dies with its process (killed, its machine gone) is marked failed too: by the
 worker's parent when it sees its child lost (``word_list_compile_lost``), else by any worker's
-watch once its heartbeat is ``3 x WORD_LIST_HEARTBEAT_SECONDS`` old (``word_lists_reap``). A
+watch once its heartbeat is ``WORD_LIST_SILENT_SECONDS`` old (``word_lists_reap``). A
 compile is never run again by itself: the same file uploaded again queues a failed list anew.
 The engine's cache is keyed by the content, so lists of the same content share one compile, and
 the web processes then load it from the disk in well under a second.
@@ -342,10 +342,10 @@ def word_list_compile_lost(*, word_list_id: int, why: str) -> bool:
 
 
 def word_lists_reap(*, now: dt.datetime | None = None) -> int:
-    """Mark failed every list compiling whose heartbeat is ``3 x WORD_LIST_HEARTBEAT_SECONDS``
-    old (its worker died with no one to say so); how many. Idempotent: any worker may run it."""
+    """Mark failed every list compiling whose heartbeat is ``WORD_LIST_SILENT_SECONDS`` old
+    (its worker died with no one to say so); how many. Idempotent: any worker may run it."""
     now = now or timezone.now()
-    silent = 3 * settings.WORD_LIST_HEARTBEAT_SECONDS
+    silent = settings.WORD_LIST_SILENT_SECONDS
     stale = WordList.objects.filter(
         Q(heartbeat_at__lt=now - dt.timedelta(seconds=silent)) | Q(heartbeat_at__isnull=True),
         status=WordList.Status.COMPILING,
