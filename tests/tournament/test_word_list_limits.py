@@ -231,3 +231,41 @@ def test_a_compile_marked_failed_meanwhile_keeps_its_reason_and_stays_failed(mon
     again, new = upload(FRENCH.read_bytes())
     assert new and again.status == WordList.Status.QUEUED
     assert word_list_compile(word_list_id=again.pk).status == WordList.Status.READY
+
+
+@pytest.mark.django_db
+def test_a_compile_that_fails_otherwise_is_failed_with_what_was_raised(monkeypatch) -> None:
+    word_list, _ = upload(FRENCH.read_bytes())
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the disk went away")
+
+    monkeypatch.setattr(word_lists.Lexicon, "load", broken)
+    failed = word_list_compile(word_list_id=word_list.pk)
+    assert failed is not None and failed.status == WordList.Status.FAILED
+    assert failed.message == "Failed: RuntimeError: the disk went away"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_allocation_refused_inside_a_library_is_said_as_out_of_memory(
+    monkeypatch, settings
+) -> None:
+    """A library that turns the refused allocation into its own error (a database driver's
+    OperationalError, say): the address space at the ceiling says what it was."""
+    settings.WORD_LIST_CEILING_MB = 64
+    word_list, _ = upload(FRENCH.read_bytes())
+
+    def driver_out_of_memory(*args, **kwargs):
+        held = []
+        try:
+            while True:
+                held.append(bytearray(4 * 2**20))
+        except MemoryError:
+            raise RuntimeError("out of memory in the driver") from None
+
+    monkeypatch.setattr(word_lists.Lexicon, "load", driver_out_of_memory)
+    failed = word_list_compile(word_list_id=word_list.pk)
+    assert failed is not None and failed.status == WordList.Status.FAILED
+    assert failed.message.startswith("Failed: the compile needed more than the 64 MB"), (
+        failed.message
+    )

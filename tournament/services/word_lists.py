@@ -389,30 +389,47 @@ def _heartbeat(word_list_id: int) -> Iterator[None]:
         thread.join(timeout=interval + 5)
 
 
+class Ceiling:
+    """The address space a block may reach (``limit``, bytes), and whether it came near it."""
+
+    MARGIN = 32 * MB  # an allocation that fails asks for less than this, most of the time
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.peak_before = _address_space("VmPeak")
+
+    def reached(self) -> bool:
+        """The address space is within ``MARGIN`` of the limit (asked while the failure's
+        traceback still holds what the compile had made), or its peak came there in the block:
+        a failure was then most likely an allocation refused, whatever a library made of it."""
+        near = self.limit - self.MARGIN
+        return _address_space() >= near or self.peak_before < near <= _address_space("VmPeak")
+
+
 @contextmanager
-def memory_ceiling(megabytes: int) -> Iterator[None]:
+def memory_ceiling(megabytes: int) -> Iterator[Ceiling]:
     """Let this process's address space grow by ``megabytes`` at the most while the block
     runs: past it, allocations fail (MemoryError) instead of the machine running out. The soft
     limit is put back after (the hard one is never touched)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    used = _address_space()
-    ceiling = used + megabytes * MB
+    limit = _address_space() + megabytes * MB
     if hard != resource.RLIM_INFINITY:
-        ceiling = min(ceiling, hard)
+        limit = min(limit, hard)
     if soft != resource.RLIM_INFINITY:
-        ceiling = min(ceiling, soft)
-    resource.setrlimit(resource.RLIMIT_AS, (ceiling, hard))
+        limit = min(limit, soft)
+    ceiling = Ceiling(limit)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
     try:
-        yield
+        yield ceiling
     finally:
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
-def _address_space() -> int:
-    """This process's virtual memory size in bytes (``VmSize``)."""
+def _address_space(field: str = "VmSize") -> int:
+    """This process's virtual memory size in bytes (``VmSize``), or its peak (``VmPeak``)."""
     with open("/proc/self/status") as status:
         for line in status:
-            if line.startswith("VmSize:"):
+            if line.startswith(f"{field}:"):
                 return int(line.split()[1]) * 1024
     return 0
 
@@ -442,8 +459,9 @@ def word_list_compile(*, word_list_id: int, now: dt.datetime | None = None) -> W
 
     compiling = progress
     ceiling = settings.WORD_LIST_CEILING_MB
+    bound: Ceiling | None = None
     try:
-        with _heartbeat(word_list.pk), memory_ceiling(ceiling):
+        with _heartbeat(word_list.pk), memory_ceiling(ceiling) as bound:
             if word_list.builtin:  # a list offered out of the box: built from its dictionary
                 BUILTIN[word_list.builtin].file(
                     word_lists_dir(),
@@ -469,6 +487,18 @@ def word_list_compile(*, word_list_id: int, now: dt.datetime | None = None) -> W
     except SoftTimeLimitExceeded:
         seconds = settings.WORD_LIST_COMPILE_SECONDS
         reason = REASONS["time"] % {"seconds": seconds, "percent": _percent(word_list.pk)}
+        word_list_fail(word_list_id=word_list.pk, reason=str(reason))
+        word_list.refresh_from_db()
+        return word_list
+    except Exception as exc:
+        # An allocation refused inside a library (the database driver's, say) may come out as
+        # its own error, not MemoryError: the peak tells. Anything else is said as it came.
+        log.exception("word list %s: the compile failed", word_list.pk)
+        connection.close()
+        if bound is not None and bound.reached():
+            reason = REASONS["memory"] % {"ceiling": ceiling, "percent": _percent(word_list.pk)}
+        else:
+            reason = f"{type(exc).__name__}: {exc}"
         word_list_fail(word_list_id=word_list.pk, reason=str(reason))
         word_list.refresh_from_db()
         return word_list
