@@ -434,6 +434,13 @@ def _address_space(field: str = "VmSize") -> int:
     return 0
 
 
+def _drop_connection() -> None:
+    """A connection cut mid-query by a failed allocation is not reused: the next query opens
+    another (not inside a transaction, which a test's may be)."""
+    if not connection.in_atomic_block:
+        connection.close()
+
+
 def _report(list_id: int, percent: int, step: str) -> None:
     # Only while compiling: a list the watch marked failed keeps the reason it was given.
     WordList.objects.filter(pk=list_id, status=WordList.Status.COMPILING).update(
@@ -479,7 +486,7 @@ def word_list_compile(*, word_list_id: int, now: dt.datetime | None = None) -> W
         return word_list
     except MemoryError:
         # What the compile held is gone with its frames: there is room to say so.
-        connection.close()  # a connection cut mid-query by the failed allocation is not reused
+        _drop_connection()
         reason = REASONS["memory"] % {"ceiling": ceiling, "percent": _percent(word_list.pk)}
         word_list_fail(word_list_id=word_list.pk, reason=str(reason))
         word_list.refresh_from_db()
@@ -494,7 +501,7 @@ def word_list_compile(*, word_list_id: int, now: dt.datetime | None = None) -> W
         # An allocation refused inside a library (the database driver's, say) may come out as
         # its own error, not MemoryError: the peak tells. Anything else is said as it came.
         log.exception("word list %s: the compile failed", word_list.pk)
-        connection.close()
+        _drop_connection()
         if bound is not None and bound.reached():
             reason = REASONS["memory"] % {"ceiling": ceiling, "percent": _percent(word_list.pk)}
         else:
