@@ -82,8 +82,10 @@ def get_application() -> Any:
     from django.conf import settings
 
     from web.live.asgi import live_application
+    from web.outage import SlipArrivals
 
-    return live_application(ThreadedASGIHandler(threads=settings.WEB_THREADS))
+    # A slip's first arrival is recorded before it waits for a thread (web/outage.py).
+    return live_application(SlipArrivals(ThreadedASGIHandler(threads=settings.WEB_THREADS)))
 
 
 application = get_application()

@@ -171,7 +171,10 @@ class DatabaseUrl:
                 PORT=self.port,
                 CONN_MAX_AGE=60,
                 CONN_HEALTH_CHECKS=True,
-                OPTIONS=dict(self.options),
+                # A database host that drops packets would hold a connection attempt for the
+                # kernel's two minutes: a slip held through an outage (web/outage.py) tries
+                # again every second or so instead. ?connect_timeout= in the URL wins.
+                OPTIONS={"connect_timeout": 5, **dict(self.options)},
             )
         else:
             config["OPTIONS"] = dict(SQLITE_OPTIONS)

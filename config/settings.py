@@ -145,6 +145,10 @@ REQUEST_BODY_MAX_BYTES = 3 * 1024 * 1024
 # served on the two cores.
 WEB_THREADS = env_int("WEB_THREADS", 4, minimum=1, maximum=64)
 
+# How long a slip is held while the database does not answer (web/outage.py), on the event
+# loop, before it is answered 503 (the phone sends it again, judged on its first arrival).
+SLIP_HOLD_SECONDS = env_int("SLIP_HOLD_SECONDS", 40, minimum=0, maximum=600)
+
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"

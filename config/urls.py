@@ -30,5 +30,8 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
 ]
 
+# An uncaught error of the API or of a phone's call answers JSON with a code (web/outage.py).
+handler500 = "web.outage.server_error_view"
+
 admin.site.site_header = gettext_lazy("Duplicate Scrabble administration")
 admin.site.site_title = gettext_lazy("Duplicate Scrabble")

@@ -95,7 +95,7 @@ def test_the_pure_modules_load_no_django(module: str) -> None:
 
 
 def test_templates_and_static_files_live_in_one_folder_per_face() -> None:
-    faces = {"console", "play", "screen", "exports", "printing"}
+    faces = {"console", "play", "screen", "exports", "printing", "training", "public", "history"}
     templates = {p.name for p in (ROOT / "templates").iterdir() if p.is_dir()}
     static = {p.name for p in (ROOT / "static").iterdir() if p.is_dir()}
     assert templates <= faces | {"registration"}

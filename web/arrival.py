@@ -27,15 +27,22 @@ def server_stamp(request: HttpRequest) -> object:
     return request.META.get(SERVER_STAMP)
 
 
-def arrival_stamp(request: HttpRequest) -> None:
-    """Sets ``request.arrived_at`` (the server clock): the server's stamp, else now."""
-    stamp = server_stamp(request)
+def _arrival(stamp: object) -> datetime:
     now = timezone.now()
-    arrived = now
     if isinstance(stamp, float):
         # never later than now, never more than a minute earlier (a stamp is a queue's wait)
-        arrived = max(min(dt.datetime.fromtimestamp(stamp, tz=dt.UTC), now), now - MAX_WAIT)
-    setattr(request, ATTRIBUTE, arrived)
+        return max(min(dt.datetime.fromtimestamp(stamp, tz=dt.UTC), now), now - MAX_WAIT)
+    return now
+
+
+def scope_arrival(scope: dict[str, Any]) -> datetime:
+    """When the request of an ASGI ``scope`` arrived: the server's stamp, else now."""
+    return _arrival((scope.get("extensions") or {}).get(SERVER_STAMP))
+
+
+def arrival_stamp(request: HttpRequest) -> None:
+    """Sets ``request.arrived_at`` (the server clock): the server's stamp, else now."""
+    setattr(request, ATTRIBUTE, _arrival(server_stamp(request)))
 
 
 class ArrivalStampMiddleware:

@@ -12,6 +12,9 @@ urlpatterns = [
     path("", include("web.screen.urls")),
     path("", include("web.exports.urls")),
     path("", include("web.printing.urls")),
+    path("", include("web.training.urls")),
+    path("", include("web.public.urls")),
+    path("", include("web.history.urls")),
     path("api/v1/", include((play_patterns, "play_api"))),
     path("api/v1/", include((staff_patterns, "staff_api"))),
 ]

@@ -335,11 +335,3 @@ def play_state_for_phone(*, player: Player, now: datetime, version: str) -> Play
         | personal
     )
     return PlayState(version=version, data=data)
-
-
-def slip_receipt(*, slip: Submission) -> dict[str, Any]:
-    """What the server recorded, and whether it replaced an earlier slip of the round."""
-    replaced = Submission.objects.filter(
-        round_id=slip.round_id, player_id=slip.player_id, pk__lt=slip.pk
-    ).exists()
-    return {**(_slip_json(slip) or {}), "replaced_previous": replaced}

@@ -10,10 +10,12 @@ a slip (rule 7). Every refusal says why; a slip recorded is always ruled.
 from __future__ import annotations
 
 import enum
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.contrib.auth.models import User
 from django.db import connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -87,6 +89,7 @@ def slip_record(
     multiple: bool = False,
     current: bool = True,
     replaces: bool = True,
+    attempt: str = "",
 ) -> Submission:
     """Store a slip as the player's current one for the round; the earlier one stays, no longer
     current (the callers have checked it may be recorded). With ``current`` False the slip only
@@ -108,6 +111,7 @@ def slip_record(
         is_current=current,
         late=late,
         multiple=multiple,
+        attempt=attempt,
     )
 
 
@@ -263,7 +267,132 @@ def slip_submit(
     entered_by: User | None = None,
     late: bool = False,
     existing: Existing | None = None,
+    attempt: str = "",
 ) -> Submission:
+    """Record a slip (``slip_hand_in`` says what the phone's receipt reads)."""
+    return _slip_submit(
+        player=player,
+        round=round,
+        word=word,
+        ref=ref,
+        score=score,
+        source=source,
+        at=at,
+        entered_by=entered_by,
+        late=late,
+        existing=existing,
+        attempt=attempt,
+    ).slip
+
+
+@dataclass(frozen=True)
+class Handed:
+    """A slip stored (or found again: a retry of the same attempt) and what its receipt says,
+    known inside the transaction that wrote it: the answer never reads after the commit."""
+
+    slip: Submission
+    round_number: int
+    replaced_previous: bool
+    again: bool  # a retry of an attempt already stored: this is the original slip
+
+    def receipt(self) -> dict[str, object]:
+        return {
+            "id": self.slip.pk,
+            "round": self.round_number,
+            "word": self.slip.word,
+            "ref": self.slip.ref,
+            "score": self.slip.announced_score,
+            "received_at": self.slip.received_at,
+            "replaced_previous": self.replaced_previous,
+        }
+
+
+@transaction.atomic
+def slip_hand_in(
+    *,
+    player: Player,
+    round: Round,
+    word: str,
+    ref: str,
+    score: int | None,
+    source: str = Submission.Source.PHONE,
+    at: datetime | None = None,
+    attempt: str = "",
+) -> Handed:
+    """A player's slip (phone, API), with the receipt its answer carries. With ``attempt`` (the
+    phone's identity for the slip, the same on every retry) a retry of a slip already stored
+    is answered with that slip, whenever it comes: never a second slip, never "deadline
+    passed" for a slip that counts."""
+    return _slip_submit(
+        player=player,
+        round=round,
+        word=word,
+        ref=ref,
+        score=score,
+        source=source,
+        at=at,
+        attempt=attempt,
+    )
+
+
+def _attempt_again(
+    *,
+    round: Round,
+    stored: Submission | None,
+    word: str,
+    ref: str,
+    score: int | None,
+) -> Handed | None:
+    """``stored``, the slip already stored for this attempt (read under the player's lock), as
+    this retry's answer; a different slip under the same identity is refused."""
+    if stored is None:
+        return None
+    if (stored.word, stored.ref, stored.announced_score) != (
+        word.strip(),
+        ref.strip().upper(),
+        score,
+    ):
+        raise SlipRefused(
+            _(
+                "This slip carries the identity of another slip already received for round "
+                "%(round)s (%(slip)s): send it as a new slip."
+            )
+            % {"round": round.number, "slip": f"{stored.ref or '-'} {stored.word}"},
+            data={"code": "attempt_reused"},
+        )
+    earlier = Submission.objects.filter(
+        round_id=round.pk, player_id=stored.player_id, pk__lt=stored.pk
+    ).exists()
+    stored.round = round
+    return Handed(slip=stored, round_number=round.number, replaced_previous=earlier, again=True)
+
+
+def _current_and_attempt(
+    round: Round, player: Player, attempt: str
+) -> tuple[Submission | None, Submission | None]:
+    """The player's current slip for the round and the one stored for ``attempt``, in one
+    query (this runs for every slip of a room handing in at the deadline)."""
+    wanted = Q(is_current=True) | Q(attempt=attempt) if attempt else Q(is_current=True)
+    rows = list(Submission.objects.filter(wanted, round=round, player=player).order_by()[:3])
+    current = next((row for row in rows if row.is_current), None)
+    stored = next((row for row in rows if attempt and row.attempt == attempt), None)
+    return current, stored
+
+
+def _slip_submit(
+    *,
+    player: Player,
+    round: Round,
+    word: str,
+    ref: str,
+    score: int | None,
+    source: str = Submission.Source.PHONE,
+    at: datetime | None = None,
+    entered_by: User | None = None,
+    late: bool = False,
+    existing: Existing | None = None,
+    attempt: str = "",
+) -> Handed:
     """Record a slip; the player's earlier slip for the round stays, no longer current.
 
     A player's slip (phone, API) counts when it arrived before the deadline plus the grace;
@@ -287,6 +416,10 @@ def slip_submit(
         .get(pk=player.pk)
     )
     event = round.game.event
+    current, stored = _current_and_attempt(round, player, attempt)
+    again = _attempt_again(round=round, stored=stored, word=word, ref=ref, score=score)
+    if again is not None:  # a retry: the slip was stored (and counts) when it first came
+        return again
     if player.event_id != event.pk:
         raise SlipRefused(
             _("%(player)s is not registered in %(event)s.")
@@ -300,7 +433,6 @@ def slip_submit(
     else:
         _check_phone_slip(round, player, at, late)
     word, ref = clean_entry(word, ref, score)
-    current = unique_or_none(Submission.objects.filter(round=round, player=player, is_current=True))
     if arbiter and current is not None and existing is None:
         raise SlipRefused(
             _(
@@ -329,6 +461,7 @@ def slip_submit(
         # Two slips from one phone handled out of order: the one that arrived last stands.
         current=arbiter or current is None or current.received_at <= at,
         replaces=current is not None,
+        attempt=attempt,
     )
     if arbiter:
         audit_record(
@@ -359,7 +492,9 @@ def slip_submit(
         player_id=player.pk,
         data=slip_listed(slip, round_number=round.number, round_status=round.status),
     )
-    return slip
+    return Handed(
+        slip=slip, round_number=round.number, replaced_previous=current is not None, again=False
+    )
 
 
 @transaction.atomic

@@ -511,11 +511,21 @@
     if (warnings.length && !confirmed) { showWarnings(warnings); return; }
     unconfirm();
     var said = score.value.trim();
-    var slip = { round: state.round.number, ref: ref.value.trim().toUpperCase(), word: word.value.trim(), score: /^\d{1,4}$/.test(said) ? parseInt(said, 10) : null };
+    // attempt: this slip's identity, sent again with every retry, so that the server answers a
+    // retry with the original receipt (never a second slip, never "deadline passed").
+    var slip = { round: state.round.number, ref: ref.value.trim().toUpperCase(), word: word.value.trim(), score: /^\d{1,4}$/.test(said) ? parseInt(said, 10) : null, attempt: newAttempt() };
     writeOutbox({ slip: slip, state: "pending", attempts: 0, created: Date.now() });
     renderReceipt();
     send();
   });
+
+  function newAttempt() {
+    var bytes = new Uint8Array(16), out = "";
+    if (window.crypto && window.crypto.getRandomValues) window.crypto.getRandomValues(bytes);
+    else for (var i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
+    for (var j = 0; j < bytes.length; j++) out += (bytes[j] < 16 ? "0" : "") + bytes[j].toString(16);
+    return out;
+  }
 
   function retryNow() { if (outbox() && outbox().state === "pending") send(); }
   function flushOutbox() {

@@ -17,11 +17,12 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tests.arbiter.conftest import open_round
 from tests.factories import EventRoleFactory, GameFactory, PlayerFactory, UserFactory
-from tournament.models import Event, EventRole, ExportJob, Player
+from tournament.models import Event, EventRole, ExportJob, Player, Season, TrainingAttempt
 from tournament.services.invitations import invitation_create
 from web.api.views import IsPlayer
 from web.console.actions import ACTIONS
 from web.permissions import EventRolePermission, SignedIn
+from web.training.views import training_key
 
 pytestmark = pytest.mark.django_db
 
@@ -128,6 +129,19 @@ ROUTES: dict[str, tuple[str, frozenset[str]]] = {
     "staff_api:player_reinstate": ("POST", DIRECTORS),
     "staff_api:event_close": ("POST", DIRECTORS),  # refused (400): the round is open
     "staff_api:event_reopen": ("POST", DIRECTORS),
+    "training:event": ("GET", DIRECTORS),  # opening games for training, their links
+    "training:home": ("GET", SIGNED_IN),  # the games open for training, one's attempts
+    "training:game": ("GET", EVERYONE),  # the training link carries its own signature
+    "training:attempt": ("GET", EVERYONE),  # an attempt's secret address
+    "public:results": ("GET", EVERYONE),  # the audience's page, when the event makes it public
+    "public:state": ("GET", EVERYONE),
+    "history:player": ("GET", STAFF | PLAYERS),  # the player, and the staff of their events
+    "history:player_csv": ("GET", STAFF | PLAYERS),
+    "history:player_xlsx": ("GET", STAFF | PLAYERS),
+    "history:seasons": ("GET", SIGNED_IN),  # one's own seasons
+    "history:season": ("GET", DIRECTORS),  # its owner (the world's director), a superuser
+    "history:season_print": ("GET", DIRECTORS),
+    "history:season_xlsx": ("GET", DIRECTORS),
     "login": ("GET", EVERYONE),
     "logout": ("POST", EVERYONE),
     "password_change": ("GET", SIGNED_IN),  # one's own password
@@ -211,6 +225,15 @@ class World:
         job.path.parent.mkdir(parents=True, exist_ok=True)
         job.path.write_bytes(b"PK")
         self.job = job
+        # beyond the room: the results made public, a finished game open for training
+        event.public_results = True
+        event.save(update_fields=["public_results"])
+        finished = GameFactory(event=event, number=2, seed=8, status="finished", training_open=True)
+        self.training_key = training_key(finished)
+        self.attempt = TrainingAttempt.objects.create(game=finished, round_seconds=60)
+        self.player.licence = "L-ANN"
+        self.player.save(update_fields=["licence"])
+        self.season = Season.objects.create(name="Winter", slug=event.slug, owner=director)
 
     def client(self, persona: str) -> Client:
         client = Client(raise_request_exception=False)
@@ -235,6 +258,9 @@ class World:
             "role_id": EventRole.objects.get(event=self.event, role="arbiter").pk,
             "player_id": self.player.pk,
             "language": "fr",
+            "key": self.training_key,
+            "attempt": self.attempt.token,
+            "licence": "L-ANN",
         }
         return {name: values[name] for name in pattern.pattern.converters}
 

@@ -8,6 +8,8 @@
 - ``export``: ExportJob, a workbook written in the background
 - ``invitation``: Invitation, a director's one-time link that makes someone staff of an event
 - ``wordlist``: WordList, a word list a director uploaded, compiled once in a worker
+- ``training``: TrainingAttempt and TrainingSlip (a game replayed alone), Season (a club's
+  nights ranked together)
 
 Constraints live in the database (``Meta.constraints``); row-local facts are methods that
 run no query.
@@ -22,6 +24,7 @@ from tournament.models.game import Game, Round
 from tournament.models.invitation import Invitation
 from tournament.models.player import Player
 from tournament.models.slip import Ruling, Submission
+from tournament.models.training import Season, TrainingAttempt, TrainingSlip
 from tournament.models.wordlist import WordList
 
 __all__ = [
@@ -34,6 +37,9 @@ __all__ = [
     "Player",
     "Round",
     "Ruling",
+    "Season",
     "Submission",
+    "TrainingAttempt",
+    "TrainingSlip",
     "WordList",
 ]

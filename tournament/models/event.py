@@ -131,6 +131,22 @@ class Event(models.Model):
         ),
     )
 
+    # Beyond the room (rules.md, "Training" and "Results for the audience").
+    public_results = models.BooleanField(
+        default=False,
+        help_text=_(
+            "A public page (no login) shows the live standings, the rack, board and clock, the "
+            "tops and the solos."
+        ),
+    )
+    public_initials = models.BooleanField(
+        default=False, help_text=_("The public page shows initials instead of names.")
+    )
+    training_open = models.BooleanField(
+        default=False,
+        help_text=_("Every finished game of the event may be replayed for training."),
+    )
+
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:

@@ -58,6 +58,9 @@ class Game(models.Model):
         help_text="Racks typed in for the next round and refused "
         "(their tiles went back to the bag).",
     )
+    training_open = models.BooleanField(
+        default=False, help_text="Open for training once finished (or the event's setting)."
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -87,6 +90,13 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.number}"
+
+    @property
+    def is_open_for_training(self) -> bool:
+        """Finished, and opened for training by its director (this game or the event's)."""
+        return self.status == GameStatus.FINISHED and (
+            self.training_open or self.event.training_open
+        )
 
 
 class RoundStatus(models.TextChoices):

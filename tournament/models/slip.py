@@ -53,6 +53,12 @@ class Submission(models.Model):
         default=False,
         help_text="Several slips were handed in for the round (an arbiter's entry says so).",
     )
+    attempt = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="The phone's identity for this slip, sent again with every retry: a retry "
+        "is answered with this slip's receipt, never stored twice (empty for other slips).",
+    )
 
     class Meta:
         verbose_name = "slip"
@@ -62,6 +68,11 @@ class Submission(models.Model):
                 fields=["player", "round"],
                 condition=Q(is_current=True),
                 name="slip_one_current_per_player_round",
+            ),
+            models.UniqueConstraint(
+                fields=["player", "round", "attempt"],
+                condition=~Q(attempt=""),
+                name="slip_one_per_attempt",
             ),
             models.CheckConstraint(
                 condition=Q(announced_score__isnull=True) | Q(announced_score__gte=0),

@@ -49,7 +49,13 @@ POLICY_FIELDS = (
     "board_layout",
     "language",
     "time_zone",
+    "public_results",
+    "public_initials",
+    "training_open",
 )
+# The settings of the policy that say who sees what beyond the room (rules.md, "Training" and
+# "Results for the audience"), not how the room is ruled: the workbooks leave them out.
+AUDIENCE_FIELDS = ("public_results", "public_initials", "training_open")
 
 
 # The rules every room plays by, set on the host: the tiles, the word list and the board (the

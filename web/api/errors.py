@@ -20,6 +20,7 @@ from rest_framework.views import exception_handler
 
 from tournament.errors import ApplicationError, NotFound
 from web.api.parsers import RequestTooLarge
+from web.outage import RETRY_AFTER_SECONDS, database_down, database_unavailable_body
 
 # How a refusal of the player API reads over HTTP: its code picks the status (400 otherwise).
 PLAY_REFUSAL_STATUS = {
@@ -77,9 +78,15 @@ def _application_response(exc: ApplicationError, statuses: dict[str, int]) -> Re
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """DRF's handler, normalised so every error body is ``{"detail": str, ...}``."""
+    """DRF's handler, normalised so every error body is ``{"detail": str, ...}``; the database
+    down is a 503 (code ``database_unavailable``, with Retry-After), not an HTML page."""
     if isinstance(exc, ApplicationError):
         return _application_response(exc, {})
+    if database_down(exc):
+        headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+        return Response(
+            database_unavailable_body(), status=status.HTTP_503_SERVICE_UNAVAILABLE, headers=headers
+        )
     if isinstance(exc, RequestDataTooBig):  # DRF reads request.body: Django checks its size
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         exc = RequestTooLarge(

@@ -10,6 +10,7 @@ from rest_framework import serializers
 from tournament.models.event import EventRoleName
 from tournament.services.invitations import DAYS_VALID, MAX_DAYS_VALID
 from web.inputs import INT32_MAX
+from web.outage import ATTEMPT
 
 # What every serializer here reads or writes: the plain dicts the selectors build.
 Shape: TypeAlias = dict[str, Any]
@@ -39,6 +40,15 @@ class SlipInSerializer(serializers.Serializer[Shape]):
         default=None,
         max_value=INT32_MAX,
         help_text="The announced score.",
+    )
+    attempt = serializers.RegexField(
+        ATTEMPT,
+        max_length=64,
+        required=False,
+        default="",
+        help_text="This slip's identity, made by the client (8-64 letters, digits, - or _) and "
+        "sent again with every retry of the same slip: a retry is answered with the original "
+        "receipt.",
     )
 
 

@@ -5,6 +5,8 @@ Errors are ``{"detail": "...", "code": "..."}``, rendered by ``web.api.errors``.
 
 from __future__ import annotations
 
+import time
+import uuid
 from collections.abc import Callable
 from typing import Any, NoReturn
 
@@ -23,9 +25,8 @@ from arbiter.selectors.play import (
     play_standings,
     play_state_for_phone,
     play_state_version,
-    slip_receipt,
 )
-from arbiter.services.slips import slip_submit
+from arbiter.services.slips import slip_hand_in
 from tournament.errors import NotFound
 from web.api.authentication import (
     PlayerCookieAuthentication,
@@ -45,6 +46,26 @@ from web.arrival import arrived_at
 from web.i18n import event_language_activate
 from web.live.polling import POLL_HEADER, poll_seconds
 from web.live.store import live_version
+from web.outage import (
+    HOLD_RUN,
+    LOOP_HOLD,
+    RETRY_HEADER,
+    SERVER_ATTEMPT,
+    answered,
+    attempt_of,
+    credential_of,
+    definitive,
+    first_arrival,
+    held,
+    hold_seconds,
+    recorded_first_arrival,
+    scope_extension,
+    slip_digest,
+)
+
+# Held on the event loop (SlipArrivals), a slip gives its thread back at the first failure:
+# a room's slips retrying in the threads kept every other request waiting (issue 25).
+LOOP_HOLD_IN_THREAD = 0.0
 
 
 class IsPlayer(BasePermission):
@@ -151,22 +172,74 @@ class PlayStandingsView(PlayAPIView):
         return Response(StandingsSerializer(play_standings(player=_caller(request).player)).data)
 
 
+def _credential(request: Request) -> str:
+    """The token the request authenticates with, read without the database (the header, or
+    the phone's cookie): what an attempt's first arrival is kept under."""
+    return credential_of(str(request.META.get("HTTP_AUTHORIZATION", "")), request.COOKIES)
+
+
 class PlaySubmissionsView(PlayAPIView):
+    """Hands in a slip, through our own outages (``web.outage``): the request is held while the
+    database does not answer, the attempt identity makes every retry safe."""
+
     throttle_classes = [PlaySubmissionsThrottle]
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        # Held on the event loop by SlipArrivals (the production server), else here.
+        self.loop_hold = scope_extension(request._request, LOOP_HOLD) is True
+        self.hold_until = time.monotonic() + (
+            LOOP_HOLD_IN_THREAD if self.loop_hold else hold_seconds()
+        )
+        self.arrived = arrived_at(request._request)
+        self.attempt = ""
+        self.credential = ""
+        data = request.data  # parsed without the database (a malformed body: a 400 here)
+        found = attempt_of(data)
+        if found is not None:
+            self.attempt, self.credential = found[0], _credential(request)
+            recorded = recorded_first_arrival(request._request)  # by SlipArrivals, if it ran
+            self.arrived = recorded or first_arrival(
+                credential=self.credential,
+                attempt=self.attempt,
+                digest=slip_digest(found[1]),
+                arrived=self.arrived,
+            )
+        # authentication reads the database: held too
+        held(lambda: PlayAPIView.initial(self, request, *args, **kwargs), until=self.hold_until)
+
+    def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
+        if self.__dict__.get("attempt") and definitive(response.status_code):
+            answered(credential=self.credential, attempt=self.attempt)
+        data = getattr(response, "data", None)
+        down = isinstance(data, dict) and data.get("code") == "database_unavailable"
+        if down and self.__dict__.get("loop_hold"):
+            response[RETRY_HEADER.decode()] = "1"  # SlipArrivals runs it again (never sent out)
+        return super().finalize_response(request, response, *args, **kwargs)
+
+    def check_throttles(self, request: Request) -> None:
+        # A request SlipArrivals runs again (held through an outage) was counted on its first run.
+        run = scope_extension(request._request, HOLD_RUN)
+        if not (isinstance(run, int) and run > 0):
+            super().check_throttles(request)
 
     @extend_schema(
         operation_id="play_submissions_create",
         summary="Hand in a slip for the open round",
         description="A later slip before the deadline replaces the earlier one (both kept). "
-        "The deadline is on the server clock.",
+        "The deadline is on the server clock, judged on when the request's first bytes "
+        "reached the server. Send `attempt` (a random identity the client keeps for this "
+        "slip) and send the very same body again until an answer comes: a slip already "
+        "stored for that attempt is answered with its original receipt (201), never stored "
+        "twice, never refused as late; while the database does not answer the request is "
+        "held, then answered 503 (code database_unavailable, Retry-After): send again.",
         request=SlipInSerializer,
         responses={
             201: ReceiptSerializer,
             400: OpenApiResponse(
                 ErrorSerializer,
                 description="A slip that cannot be stored (code: malformed_word, "
-                "malformed_reference, malformed_score, invalid); whatever an arbiter would rule "
-                "is recorded and ruled.",
+                "malformed_reference, malformed_score, invalid, attempt_reused); whatever an "
+                "arbiter would rule is recorded and ruled.",
             ),
             403: OpenApiResponse(
                 ErrorSerializer,
@@ -182,6 +255,11 @@ class PlaySubmissionsView(PlayAPIView):
                 "closed, or deadline passed (codes round_not_open, round_paused, event_closed, "
                 "deadline_passed).",
             ),
+            503: OpenApiResponse(
+                ErrorSerializer,
+                description="The database did not answer while the request was held (code "
+                "database_unavailable): send the same body again after Retry-After.",
+            ),
             **_ERRORS,
         },
     )
@@ -190,23 +268,32 @@ class PlaySubmissionsView(PlayAPIView):
         slip_in.is_valid(raise_exception=True)
         data = slip_in.validated_data
         caller = _caller(request)
-        player = caller.player
-        round_ = play_round_by_number(player=player, number=data["round"])
-        if round_ is None:
-            raise NotFound(
-                gettext("There is no round %(round)s in the game being played.")
-                % {"round": data["round"]},
-                data={"code": "no_such_round"},
-            )
-        slip = slip_submit(
-            player=player,
-            round=round_,
-            word=data["word"],
-            ref=data["ref"],
-            score=data["score"],
-            source=caller.source,
-            at=arrived_at(request._request),
-        )
-        return Response(
-            ReceiptSerializer(slip_receipt(slip=slip)).data, status=status.HTTP_201_CREATED
-        )
+        # Without an identity from the client, one of the server's own: its retries below are
+        # then as safe as the phone's.
+        server_attempt = scope_extension(request._request, SERVER_ATTEMPT)
+        if not isinstance(server_attempt, str):
+            server_attempt = "server-" + uuid.uuid4().hex
+        attempt = data["attempt"] or server_attempt
+
+        def hand_in() -> dict[str, Any]:
+            player = caller.player
+            round_ = play_round_by_number(player=player, number=data["round"])
+            if round_ is None:
+                raise NotFound(
+                    gettext("There is no round %(round)s in the game being played.")
+                    % {"round": data["round"]},
+                    data={"code": "no_such_round"},
+                )
+            return slip_hand_in(
+                player=player,
+                round=round_,
+                word=data["word"],
+                ref=data["ref"],
+                score=data["score"],
+                source=caller.source,
+                at=self.arrived,
+                attempt=attempt,
+            ).receipt()
+
+        receipt = held(hand_in, until=self.hold_until, retry_integrity=True)
+        return Response(ReceiptSerializer(receipt).data, status=status.HTTP_201_CREATED)

@@ -90,6 +90,9 @@ EVENT_LABELS = {
     "board_layout": _("Board"),
     "language": _("Language"),
     "time_zone": _("Time zone"),
+    "public_results": _("Results for the audience (a public page)"),
+    "public_initials": _("Initials instead of names on the public page"),
+    "training_open": _("Finished games open for training"),
 }
 
 

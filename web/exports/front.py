@@ -24,7 +24,7 @@ from django.utils.translation import gettext, gettext_noop
 from arbiter.selectors.standings import PlayerFilter
 from arbiter.state import lexicon_info
 from tournament.models import Event
-from tournament.services.events import POLICY_FIELDS
+from tournament.services.events import AUDIENCE_FIELDS, POLICY_FIELDS
 from web.console.forms import EVENT_LABELS
 from web.exports.base import Cell, Row, Sheet
 from web.standings_filter import player_filter_label
@@ -112,7 +112,7 @@ def event_sheet(
         yield (None, None, None)
         yield (gettext("Rules policy"), None, None)
         for name in POLICY_FIELDS:
-            if name != "lexicon":  # the word list, above
+            if name != "lexicon" and name not in AUDIENCE_FIELDS:  # the word list, above
                 yield (str(EVENT_LABELS[name]), _policy_value(event, name), None)
         yield (None, None, None)
         yield (gettext("What the columns count"), None, None)

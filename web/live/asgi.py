@@ -9,7 +9,14 @@ puts ``live_application`` in front of Django):
   goes on to Django's view, which answers it in full;
 - ``GET /events/<slug>/live/``: a staff page's stream (the session's user, a director or an
   arbiter of the event): ``changed`` when it should read its state again; ``?rooms=1`` follows
-  every room of the event's simultaneous too (the rooms page).
+  every room of the event's simultaneous too (the rooms page);
+- ``GET /results/<slug>/live/``: the audience's page's stream (anyone, when the event's page is
+  public): ``state``, the page's whole state, when it connects and whenever what the room's
+  phones and screen show alike has changed (never at a slip), made once per process and sent as
+  the same bytes to every viewer;
+- ``GET /results/<slug>/state.json``: the audience's page's state, answered here from this
+  process's memory once Django's view has made the event's current version (``web.public``),
+  or 304 when the browser holds it; anything else goes on to Django.
 
 A request these cannot answer (a host the site does not serve, no credentials) goes to Django,
 which answers it as it answers any.
@@ -19,6 +26,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import random
 import re
 from collections.abc import Awaitable, Callable
 from http.cookies import SimpleCookie
@@ -36,6 +45,7 @@ from web.api.authentication import PLAY_COOKIE, play_cookie_token
 from web.live.hub import RETRY_MS, Client, Hub, dumps, frame, hub
 from web.live.polling import POLL_HEADER, poll_seconds
 from web.live.store import event_key, player_key, store
+from web.outage import DATABASE_DOWN, RETRY_AFTER_SECONDS, database_unavailable_body
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -45,6 +55,8 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 PHONE_STREAM = "/api/v1/play/events"
 STATE = "/api/v1/play/state"
 STAFF_STREAM = re.compile(r"^/events/(?P<slug>[-\w]+)/live/$")
+PUBLIC_STREAM = re.compile(r"^/results/(?P<slug>[-\w]+)/live/$")
+PUBLIC_STATE = re.compile(r"^/results/(?P<slug>[-\w]+)/state\.json$")
 
 
 def _headers(scope: Scope) -> dict[bytes, bytes]:
@@ -306,6 +318,93 @@ async def staff_stream(
     await _stream(scope, receive, send, live_hub, client)
 
 
+def _public_event(slug: str) -> int | None:
+    from tournament.models import Event
+
+    return Event.objects.filter(slug=slug, public_results=True).values_list("pk", flat=True).first()
+
+
+async def public_stream(scope: Scope, receive: Receive, send: Send, slug: str) -> None:
+    live_hub = await hub()
+    event_id = await live_hub.db(_public_event, slug)
+    if event_id is None:
+        await _answer(
+            send, 404, dumps({"detail": "No such public results page.", "code": "not_found"})
+        )
+        return
+    client = Client((event_id,), public=True)
+    live_hub.join(client)
+
+    async def first_state() -> None:
+        """The page's first state, without a request; tried again a little later when it could
+        not be read (a thousand viewers arriving at once can find Redis's pool busy)."""
+        for wait in (0.0, 0.5, 1.0, 2.0):
+            await asyncio.sleep(wait * (0.5 + random.random()))
+            if client.closed:
+                return
+            state = await live_hub.public_state(event_id)
+            if client.sent is not None:
+                return  # a change's state came meanwhile: it is newer
+            if state is not None:
+                client.sent = frame("state", state)
+                client.put(client.sent)
+                return
+
+    task = asyncio.create_task(first_state())
+    try:
+        await _stream(scope, receive, send, live_hub, client)
+    finally:
+        task.cancel()
+
+
+# The audience's states being made by Django in this process: one request makes a version's
+# state, the others of the same instant wait for it (a publication brings thousands at once).
+_making: dict[tuple[int, str], asyncio.Event] = {}
+
+
+async def public_state(
+    scope: Scope, receive: Receive, send: Send, django: ASGIApp, slug: str
+) -> None:
+    from web.public.views import public_body, public_event_cached, public_state_cached
+
+    event = public_event_cached(slug)
+    if event is None:
+        await django(scope, receive, send)
+        return
+    versions = await store().aversions([event_key(event.pk)])
+    if versions is None:
+        await django(scope, receive, send)
+        return
+    etag = f'"{versions[0]}"'.encode()
+    if _headers(scope).get(b"if-none-match") == etag:
+        status, body = 304, b""
+    else:
+        state = public_state_cached(event.pk, versions[0])
+        key = (event.pk, versions[0])
+        waiting = _making.get(key)
+        if state is None and waiting is not None:  # another request is making it: wait for it
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(waiting.wait(), timeout=5.0)
+            state = public_state_cached(event.pk, versions[0])
+        if state is None:
+            made = _making.setdefault(key, asyncio.Event())
+            try:
+                await django(scope, receive, send)
+            finally:
+                made.set()
+                _making.pop(key, None)
+            return
+        status, body = 200, public_body(state)
+    headers = [(b"etag", etag), (b"cache-control", b"no-cache")]
+    if status == 200:
+        headers += [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+        ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
 def live_application(django: ASGIApp) -> ASGIApp:
     """``django`` with the live routes in front."""
 
@@ -318,12 +417,50 @@ def live_application(django: ASGIApp) -> ASGIApp:
             headers = _headers(scope)
             if _host_ok(headers):
                 if path == PHONE_STREAM:
-                    return await phone_stream(scope, receive, send, django)
+                    return await _database_down_json(phone_stream, scope, receive, send, django)
                 if path == STATE:
-                    return await poll(scope, receive, send, django)
+                    return await _database_down_json(poll, scope, receive, send, django)
                 match = STAFF_STREAM.match(path)
                 if match:
-                    return await staff_stream(scope, receive, send, django, match["slug"])
+                    slug = match["slug"]
+
+                    async def staff(s: Scope, r: Receive, w: Send, d: ASGIApp) -> None:
+                        await staff_stream(s, r, w, d, slug)
+
+                    return await _database_down_json(staff, scope, receive, send, django)
+                match = PUBLIC_STREAM.match(path)
+                if match:
+                    return await public_stream(scope, receive, send, match["slug"])
+                match = PUBLIC_STATE.match(path)
+                if match:
+                    return await public_state(scope, receive, send, django, match["slug"])
         await django(scope, receive, send)
 
     return application
+
+
+async def _database_down_json(
+    route: Callable[[Scope, Receive, Send, ASGIApp], Awaitable[None]],
+    scope: Scope,
+    receive: Receive,
+    send: Send,
+    django: ASGIApp,
+) -> None:
+    """A live route whose database lookup fails before it answered: a JSON 503 with its code
+    (web/outage.py), not the server's bare 500."""
+    started = False
+
+    async def watched(message: Any) -> None:
+        nonlocal started
+        started = started or message.get("type") == "http.response.start"
+        await send(message)
+
+    try:
+        await route(scope, receive, watched, django)
+    except DATABASE_DOWN:
+        if started:
+            raise
+        language = _language(_cookies(_headers(scope)), settings.LANGUAGE_CODE)
+        with translation.override(language):
+            body = json.dumps(database_unavailable_body()).encode()
+        await _answer(send, 503, body, [(b"retry-after", str(RETRY_AFTER_SECONDS).encode())])

@@ -72,12 +72,13 @@ class Client:
     player_id: int | None = None
     language: str = "en"
     pv: str | None = None  # the player's version last told
-    sent: bytes | None = None  # the player's own part last sent, serialized
+    sent: bytes | None = None  # the player's own part last sent (the audience: the state)
     queue: asyncio.Queue[bytes] = field(default_factory=lambda: asyncio.Queue(QUEUE_FRAMES))
     closed: bool = False
     notify_at: float = 0.0
     notify_pending: bool = False
     last_id: str | None = None  # the version of the last frame sent
+    public: bool = False  # the audience's page: told only of what changes the event's version
 
     def put(self, data: bytes) -> None:
         if self.closed:
@@ -159,6 +160,10 @@ class Hub:
         self.subscribed = asyncio.Event()
         self.tasks: list[asyncio.Task[None]] = []
         self.pid = os.getpid()
+        # The audience's pages (``Client.public``): each event's state sent to all of them at
+        # once, one render at a time per event (changes meanwhile: one more render after it).
+        self.public_renders: dict[int, asyncio.Task[None]] = {}
+        self.public_dirty: set[int] = set()
 
     # --- running ---------------------------------------------------------------------------
 
@@ -331,8 +336,14 @@ class Hub:
         if not isinstance(event_id, int):
             return
         what = str(message.get("w", ""))
+        audience = False
         for client in list(self.staff.get(event_id, ())):
+            if client.public:
+                audience = True  # told by the state itself, below; never at a slip
+                continue
             self.notify(client)
+        if audience and message.get("ev"):
+            self.public_push(event_id)
         live = self.events.get(event_id)
         if live is None:
             return
@@ -380,6 +391,52 @@ class Hub:
             client.put(frame("changed", b"{}"))
 
         self.loop.call_later(wait, later)
+
+    # --- the audience's pages -------------------------------------------------------------
+
+    def public_push(self, event_id: int) -> None:
+        """Send the event's audience its new state (``web.public``), coalesced."""
+        running = self.public_renders.get(event_id)
+        if running is not None and not running.done():
+            self.public_dirty.add(event_id)
+            return
+        self.public_renders[event_id] = self.loop.create_task(self._public_render(event_id))
+
+    async def public_state(self, event_id: int) -> bytes | None:
+        """The audience's state of the event's current version, with the server's time: from
+        this process's memory, else made once (``web.public.views``); None if unreadable."""
+        from web.public.views import public_body, public_state_cached, public_state_make
+
+        versions = await store().aversions([event_key(event_id)])
+        if versions is None:
+            return None
+        body = public_state_cached(event_id, versions[0])
+        if body is None:
+            try:
+                body = await self.db(public_state_make, event_id, versions[0])
+            except Exception:  # the event is gone, the database is down: the poll takes over
+                logger.exception("The audience's state of event %s was not made.", event_id)
+                return None
+        return None if body is None else public_body(body)
+
+    async def _public_render(self, event_id: int) -> None:
+        while True:
+            self.public_dirty.discard(event_id)
+            body = await self.public_state(event_id)
+            if body is None and not await self.db(_public_open, event_id):
+                for client in list(self.staff.get(event_id, ())):
+                    if client.public:  # the director turned the page off: its streams end
+                        client.put(frame("end", b"{}"))
+                        client.close()
+                return
+            if body is not None:
+                data = frame("state", body)
+                for client in list(self.staff.get(event_id, ())):
+                    if client.public:
+                        client.sent = data
+                        client.put(data)
+            if event_id not in self.public_dirty:
+                return
 
     async def resync(self) -> None:
         """After a gap in the messages: every event and every phone's version read again."""
@@ -517,6 +574,12 @@ def _read_personal(event_id: int) -> dict[int, dict[str, Any]]:
 
 _hubs: dict[int, Hub] = {}
 _hubs_lock = threading.Lock()
+
+
+def _public_open(event_id: int) -> bool:
+    from tournament.models import Event
+
+    return Event.objects.filter(pk=event_id, public_results=True).exists()
 
 
 def hub_running() -> Hub | None:

@@ -5,6 +5,7 @@ and a slip whose first sending fails is kept and retried until its receipt shows
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 from collections.abc import Iterator
 
@@ -178,6 +179,48 @@ def test_a_slip_whose_first_sending_fails_is_kept_retried_and_receipted(
     page.screenshot(path=f"{SHOTS}/play-360-receipt.png", full_page=True)
     # no horizontal scrolling on a 360 px phone
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    context.close()
+
+
+def test_a_slip_stored_whose_answer_is_lost_is_sent_again_as_the_same_attempt_and_stored_once(
+    browser, live_server, table
+) -> None:
+    """The server stored the slip but its answer never reached the phone: the phone sends the
+    very same slip again (its attempt identity with it) and the server answers with the
+    original receipt, never a second slip (issue 25)."""
+    game, players = table
+    cleo = players[2]
+    open_now(game)
+    context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/play/{cleo.token}/")
+    page.wait_for_selector("#rack .tile")
+    bodies: list[dict[str, object]] = []
+
+    def answer_lost(route) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        bodies.append(json.loads(route.request.post_data or "{}"))
+        if len(bodies) == 1:
+            route.fetch()  # the server stores the slip...
+            route.abort("connectionreset")  # ...and its answer is lost on the way back
+        else:
+            route.continue_()
+
+    page.route("**/api/v1/play/submissions", answer_lost)
+    fill_slip(page, "TOWER", "H4", "22")
+    page.wait_for_selector("#receipt[data-state=sent]", timeout=15_000)
+    assert len(bodies) == 2 and bodies[0] == bodies[1]
+    attempt = bodies[0]["attempt"]
+    assert isinstance(attempt, str) and len(attempt) == 32
+    slip = Submission.objects.get(player=cleo, round__game=game)  # one slip, not two
+    assert slip.attempt == attempt
+    receipt = page.evaluate(
+        "JSON.parse(localStorage.getItem(Object.keys(localStorage)"
+        ".find(k => k.startsWith('dsplay:outbox')))).receipt"
+    )
+    assert receipt["id"] == slip.pk
     context.close()
 
 

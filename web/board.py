@@ -1,4 +1,5 @@
-"""The board as the console and the screen draw it: squares with their tile and premium class.
+"""The board as every face draws it (the console, the screen, the prints, training and the
+audience's page): squares with their tile and premium class.
 
 The premiums are the layout file's (``engine.board.Layout.rows``); this module only names
 the CSS class each one is drawn with.

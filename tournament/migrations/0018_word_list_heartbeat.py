@@ -3,7 +3,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournament", "0011_word_list_builtin"),
+        ("tournament", "0017_slip_attempt_identity"),
     ]
 
     operations = [
