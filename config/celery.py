@@ -5,10 +5,15 @@ set, otherwise the embedded filesystem broker under ``var/celery/``. Tasks live 
 ``tasks.py`` and only call services. A worker records its heartbeat as soon as it is ready,
 then each time beat sends it the health task (``HEALTH_HEARTBEAT_SECONDS``); /healthz reads it.
 
-While Redis does not answer, neither beat's sweep nor a round's countdown task reaches a
-worker, so each worker runs the rounds sweep itself (``OutageSweeper``): rounds close on the
-server clock and are scored, with or without the broker. The sweep is idempotent (each round
-is claimed by a conditional UPDATE), so several workers doing it at once do no harm.
+Every worker keeps its own watch on the rounds (``RoundsWatch``, a thread of its main process,
+every ``ROUNDS_SWEEP_SECONDS``): it closes and scores the rounds past their deadline and grace,
+and marks failed the word lists whose compile stopped giving its heartbeat. So a round closes on
+time with beat down, with the worker that held its countdown task killed, or both, as long as
+one worker of any queue lives. While Redis does not answer, neither beat's sweep nor a round's
+countdown task reaches a worker, so the watch runs the whole rounds sweep (tops and publishing
+too): rounds close on the server clock and are scored, with or without the broker. Everything
+it does is idempotent (each round is claimed by a conditional UPDATE), so several workers doing
+it at once do no harm.
 """
 
 from __future__ import annotations
@@ -37,19 +42,23 @@ def _heartbeat_when_ready(**kwargs: Any) -> None:
     health_ping_record(stamp="ready")
 
 
-class OutageSweeper(threading.Thread):
-    """In a worker's main process: every ``interval`` seconds, asks Redis (the broker) for a
-    PING; while it does not answer, runs the rounds sweep here (the deadline in the database is
-    the truth), and says so in the log once when the broker goes and once when it is back."""
+class RoundsWatch(threading.Thread):
+    """In a worker's main process: every ``interval`` seconds, closes and scores the overdue
+    rounds and reaps the word lists whose compile died (``check``). It also asks Redis (the
+    broker, ``broker_url``; None for the folder broker, which never goes away) for a PING;
+    while it does not answer, the whole rounds sweep runs here (the deadline in the database is
+    the truth), said in the log once when the broker goes and once when it is back."""
 
-    def __init__(self, broker_url: str, interval: float) -> None:
-        super().__init__(name="outage-sweeper", daemon=True)
+    def __init__(self, broker_url: str | None, interval: float) -> None:
+        super().__init__(name="rounds-watch", daemon=True)
         self.broker_url = broker_url
         self.interval = interval
         self.stopped = threading.Event()
         self.down = False
 
     def broker_answers(self) -> bool:
+        if self.broker_url is None:
+            return True
         import redis
         from redis.backoff import NoBackoff
         from redis.retry import Retry
@@ -64,28 +73,36 @@ class OutageSweeper(threading.Thread):
         finally:
             client.close()
 
-    def check(self) -> dict[str, int] | None:
-        """One round of the watch: what the sweep did, or None when the broker answered."""
+    def check(self) -> dict[str, int]:
+        """One round of the watch: what it did (``closed``, ``scored``, and ``tops`` and
+        ``published`` while the broker does not answer; ``word_lists_failed``)."""
         from django.db import connections
 
-        from arbiter.services.clock import rounds_sweep
+        from arbiter.services.clock import rounds_close_overdue, rounds_sweep
+        from tournament.services.word_lists import word_lists_reap
 
-        if self.broker_answers():
-            if self.down:
-                logger.warning("The broker answers again: beat's sweep and the tasks take over.")
-            self.down = False
-            return None
-        if not self.down:
-            logger.warning(
-                "The broker does not answer: this worker sweeps the rounds itself every %s s.",
-                self.interval,
-            )
-        self.down = True
         try:
-            done = rounds_sweep()
-            if any(done.values()):
-                logger.warning("Swept without the broker: %s", done)
-            return done
+            if self.broker_answers():
+                if self.down:
+                    logger.warning(
+                        "The broker answers again: beat's sweep and the tasks take over."
+                    )
+                self.down = False
+                done = rounds_close_overdue()
+                if done["closed"]:
+                    logger.info("Closed overdue rounds (before their countdown task): %s", done)
+            else:
+                if not self.down:
+                    logger.warning(
+                        "The broker does not answer: this worker sweeps the rounds itself every "
+                        "%s s.",
+                        self.interval,
+                    )
+                self.down = True
+                done = rounds_sweep()
+                if any(done.values()):
+                    logger.warning("Swept without the broker: %s", done)
+            return done | {"word_lists_failed": word_lists_reap()}
         finally:
             connections.close_all()  # this thread's: it sleeps until the next watch
 
@@ -94,25 +111,24 @@ class OutageSweeper(threading.Thread):
             try:
                 self.check()
             except Exception:  # the database too may be away: log, and try again next time
-                logger.exception("The rounds sweep without the broker failed.")
+                logger.exception("The rounds watch failed.")
 
 
-_sweeper: OutageSweeper | None = None
+_watch: RoundsWatch | None = None
 
 
 @worker_ready.connect
-def _sweep_when_the_broker_is_down(**kwargs: Any) -> None:
+def _watch_the_rounds(**kwargs: Any) -> None:
     from django.conf import settings
 
-    global _sweeper
+    global _watch
     url = str(app.conf.broker_url or "")
-    if not url.startswith(("redis://", "rediss://")):
-        return  # the folder broker is never unreachable: beat's sweep reaches the worker
-    _sweeper = OutageSweeper(url, float(settings.ROUNDS_SWEEP_SECONDS))
-    _sweeper.start()
+    redis_url = url if url.startswith(("redis://", "rediss://")) else None
+    _watch = RoundsWatch(redis_url, float(settings.ROUNDS_SWEEP_SECONDS))
+    _watch.start()
 
 
 @worker_shutdown.connect
-def _stop_sweeping(**kwargs: Any) -> None:
-    if _sweeper is not None:
-        _sweeper.stopped.set()
+def _stop_watching(**kwargs: Any) -> None:
+    if _watch is not None:
+        _watch.stopped.set()

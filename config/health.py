@@ -1,5 +1,6 @@
 """Checks behind ``/healthz``: can we query the database, can we reach the broker, has a
-worker run the health task lately (its heartbeat, ``tournament.services.health``)."""
+worker run the health task lately (its heartbeat, ``tournament.services.health``), is every
+round closed that should be (none open more than a few seconds past its deadline and grace)."""
 
 from __future__ import annotations
 
@@ -75,3 +76,45 @@ def worker_status(*, now: datetime, max_age: float) -> Check:
             "no worker is running tasks, or beat is not sending them",
         )
     return Check("celery", True)
+
+
+def rounds_status(*, now: datetime, tolerance: float) -> Check:
+    """No round is open more than ``tolerance`` seconds past its deadline and grace: the
+    workers' watch closes them within ``ROUNDS_SWEEP_SECONDS``, so one that is names a failure
+    (no worker alive, or the database refusing their writes)."""
+    from django.utils.translation import gettext, ngettext
+
+    from arbiter.services.clock import rounds_overdue
+
+    try:
+        late = rounds_overdue(now=now, tolerance=tolerance)
+    except Exception as exc:
+        return Check("rounds", False, f"{type(exc).__name__}: {exc}")
+    if not late:
+        return Check("rounds", True)
+    named = "; ".join(
+        gettext(
+            "round %(number)s of game %(game)s of %(event)s (id %(id)s), %(seconds)s s past its "
+            "deadline and grace"
+        )
+        % {
+            "number": round.number,
+            "game": round.game.number,
+            "event": round.game.event.name,
+            "id": round.pk,
+            "seconds": f"{past:.0f}",
+        }
+        for round, past in late
+    )
+    return Check(
+        "rounds",
+        False,
+        ngettext(
+            "%(count)s round is still open: %(rounds)s. No worker closes rounds (are the "
+            "workers running?).",
+            "%(count)s rounds are still open: %(rounds)s. No worker closes rounds (are the "
+            "workers running?).",
+            len(late),
+        )
+        % {"count": len(late), "rounds": named},
+    )

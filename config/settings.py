@@ -325,6 +325,10 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_ENABLE_UTC = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A pool process left over this much resident memory by a task is replaced after it (a word
+# list's compile leaves hundreds of MB behind); the ``wordlists`` worker says so on its command.
+WORKER_MAX_MEMORY_PER_CHILD_MB = env_int("WORKER_MAX_MEMORY_PER_CHILD_MB", 512, minimum=64)
+CELERY_WORKER_MAX_MEMORY_PER_CHILD = 1024 * WORKER_MAX_MEMORY_PER_CHILD_MB  # Celery counts KB
 # A broker that goes away is waited for, however long (Celery gives up after 100 tries by
 # default); the worker's consumer (config.worker) tries again every 2 s.
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
@@ -335,11 +339,13 @@ CELERY_WORKER_CONSUMER = "config.worker:Consumer"
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 # Beat's own bookkeeping: beside the broker folders when embedded, in VAR_DIR with Redis.
 CELERY_BEAT_SCHEDULE_FILENAME = str((CELERY_DIR if EMBEDDED_BROKER else VAR_DIR) / "beat-schedule")
-# The top-move search has its own queue (``tops``), so a long search never delays a close; a word
-# list's compile (tens of seconds) goes there too.
+# The top-move search has its own queue (``tops``), so a long search never delays a close. A word
+# list's compile (tens of seconds, hundreds of MB) has its own (``wordlists``), consumed by a
+# worker of its own with a memory ceiling (docker/compose.yaml's ``wordlists``, the README's
+# production instructions), so no compile shares a process, or its memory, with the rounds.
 CELERY_TASK_ROUTES = {
     "arbiter.round_tops_compute": {"queue": "tops"},
-    "tournament.word_list_compile": {"queue": "tops"},
+    "tournament.word_list_compile": {"queue": "wordlists"},
 }
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 # The deadline in the database is the truth: the sweep closes (and scores) any overdue round
@@ -377,6 +383,20 @@ for _item in env_list("LEXICONS", []):
 WORD_LISTS_DIR = VAR_DIR / "wordlists"
 # An upload larger than this is refused (a French list of 480,000 words is 5.5 MB).
 WORD_LIST_MAX_BYTES = 16 * 1024 * 1024
+# A list whose compile is estimated (tournament.services.word_lists.compile_estimate, calibrated
+# in docs/reliability.md) to need more memory than this is refused at upload, with the figure.
+WORD_LIST_MEMORY_MB = env_int("WORD_LIST_MEMORY_MB", 1536, minimum=64)
+# The compile's own ceiling, enforced in the process that compiles (its address space may grow
+# by this much at the most: past it the compile fails with MemoryError and is marked failed).
+WORD_LIST_CEILING_MB = env_int("WORD_LIST_CEILING_MB", WORD_LIST_MEMORY_MB + 512, minimum=64)
+# A compile longer than this is stopped (SoftTimeLimitExceeded, then killed 30 s later).
+WORD_LIST_COMPILE_SECONDS = env_int("WORD_LIST_COMPILE_SECONDS", 600, minimum=10)
+# A compiling list's heartbeat: written every WORD_LIST_HEARTBEAT_SECONDS by a thread of the
+# compile; a list whose heartbeat is WORD_LIST_SILENT_SECONDS old is marked failed (its worker
+# was killed, or its machine went). Generous: a step of the compile in C (sorting millions of
+# strings) holds Python's lock for seconds, and the heartbeat's thread waits for it meanwhile.
+WORD_LIST_HEARTBEAT_SECONDS = env_int("WORD_LIST_HEARTBEAT_SECONDS", 5, minimum=1)
+WORD_LIST_SILENT_SECONDS = env_int("WORD_LIST_SILENT_SECONDS", 60, minimum=2)
 
 # --- Logging --------------------------------------------------------------------------------
 

@@ -11,17 +11,22 @@ from django.views.decorators.http import require_GET
 
 from config import health
 
-CHECKS = ("database", "broker", "worker")
+CHECKS = ("database", "broker", "worker", "rounds")
 # A worker is missing when it has not run the health task for three of beat's intervals.
 HEARTBEAT_MISSED = 3
+# A round open this many seconds past its deadline and grace, plus the workers' watch interval
+# (ROUNDS_SWEEP_SECONDS), is overdue: nothing closes rounds.
+ROUNDS_OVERDUE_SECONDS = 5
 
 
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    """Readiness: 200 when the database and the broker answer and a worker has run the health
-    task lately, else 503 naming what is missing. ``?checks=database,broker`` runs only those
-    (a web container's own health, which must not wait for the workers it starts before)."""
+    """Readiness: 200 when the database and the broker answer, a worker has run the health
+    task lately and no round is overdue (open past its deadline, grace and the workers' watch
+    interval and a few seconds), else 503 naming what is missing (the overdue rounds by name).
+    ``?checks=database,broker`` runs only those (a web container's own health, which must not
+    wait for the workers it starts before)."""
     asked = request.GET.get("checks")
     names = CHECKS if asked is None else tuple(n.strip() for n in asked.split(",") if n.strip())
     unknown = sorted(set(names) - set(CHECKS))
@@ -39,6 +44,11 @@ def healthz(request: HttpRequest) -> JsonResponse:
     if "worker" in names:
         results["worker"] = health.worker_status(
             now=timezone.now(), max_age=HEARTBEAT_MISSED * settings.HEALTH_HEARTBEAT_SECONDS
+        )
+    if "rounds" in names:
+        results["rounds"] = health.rounds_status(
+            now=timezone.now(),
+            tolerance=settings.ROUNDS_SWEEP_SECONDS + ROUNDS_OVERDUE_SECONDS,
         )
     ok = all(check.ok for check in results.values())
     return JsonResponse(

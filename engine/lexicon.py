@@ -26,12 +26,15 @@ import argparse
 import gc
 import gzip
 import hashlib
+import math
 import mmap
 import os
+import random
 import sys
 import tempfile
 from array import array
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -341,6 +344,64 @@ def _minimal_automaton(words: list[str], progress: Callable[[float], None] | Non
     if progress is not None:
         progress(1.0)
     return mask, first, target
+
+
+# What a compile costs in memory (docs/reliability.md, "Word lists: compile memory"): the peak
+# resident size of ``_load`` on lists of random words (2 to 15 letters), ENABLE and the French
+# list, fitted as a base, a cost per letter (the words and the GADDAG's strings) and a cost per
+# node of the minimal GADDAG (the automaton's nodes and their register).
+ESTIMATE_BASE = 30 * 1024 * 1024
+ESTIMATE_PER_LETTER = 140
+ESTIMATE_PER_NODE = 480
+# The most GADDAG nodes a letter makes: 5.2 measured on random 15-letter words (nothing shared),
+# the worst case; natural words share most of them (0.1 in French, 0.27 in ENABLE).
+NODES_PER_LETTER_MAX = 5.5
+# The two samples the node count is extrapolated from, in letters (a compile of some 0.1 s and
+# 0.5 s, and 100 MB at the most, while the upload waits).
+SAMPLE_LETTERS = (10_000, 40_000)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What compiling a list is expected to take: ``bytes`` at the peak, from its ``letters``
+    and the minimal GADDAG's ``nodes`` (exact up to 2 samples, then extrapolated)."""
+
+    bytes: int
+    letters: int
+    nodes: int
+    sampled: bool
+
+
+def estimate_bytes(letters: int, nodes: int) -> int:
+    return ESTIMATE_BASE + ESTIMATE_PER_LETTER * letters + ESTIMATE_PER_NODE * nodes
+
+
+def compile_estimate(words: list[str], *, limit: int | None = None) -> Estimate:
+    """The peak memory compiling ``words`` (folded, unique: ``read_words``) is expected to
+    take. Words x length alone cannot tell (the French list's 4 million letters compile in
+    650 MB, 0.5 million letters of random words need 1.2 GB): the GADDAG's nodes are counted on
+    two samples of the list and extrapolated as a power of the letters (random words grow by
+    0.93, natural ones by 0.7: an estimate above what natural lists take). When ``limit`` (bytes)
+    is given and the worst case (every letter making ``NODES_PER_LETTER_MAX`` nodes) is under
+    it, no sample is compiled."""
+    letters = sum(map(len, words))
+    worst = int(letters * NODES_PER_LETTER_MAX)
+    if letters <= 2 * SAMPLE_LETTERS[1] or (
+        limit is not None and estimate_bytes(letters, worst) <= limit
+    ):
+        return Estimate(estimate_bytes(letters, worst), letters, worst, False)
+    rng = random.Random(len(words) * 1_000_003 + letters)
+    mean = letters / len(words)
+    counted: list[tuple[int, int]] = []
+    for target in SAMPLE_LETTERS:
+        sample = sorted(rng.sample(words, max(2, min(len(words), round(target / mean)))))
+        nodes = len(_compile(_gaddag_strings(sample))[0])
+        counted.append((sum(map(len, sample)), nodes))
+    (l1, n1), (l2, n2) = counted
+    power = math.log(n2 / n1) / math.log(l2 / l1) if l2 > l1 and n2 > n1 else 1.0
+    power = min(1.0, max(0.6, power))
+    nodes = min(worst, int(n2 * (letters / l2) ** power))
+    return Estimate(estimate_bytes(letters, nodes), letters, nodes, True)
 
 
 def cache_dir() -> Path:

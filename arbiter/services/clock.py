@@ -156,10 +156,10 @@ def round_close(*, round_id: int, now: datetime | None = None) -> bool:
     return True
 
 
-def rounds_sweep(*, now: datetime | None = None) -> dict[str, int]:
-    """The periodic safety net (the deadline in the database is the truth): close every
-    overdue round, score every closed one, compute missing tops, publish the rounds due to
-    publish by themselves. Returns what it did."""
+def rounds_close_overdue(*, now: datetime | None = None) -> dict[str, int]:
+    """Close every round past its deadline and grace, and score every closed one: the part of
+    the sweep a round cannot wait for, which every worker runs on its own timer (config.celery's
+    ``RoundsWatch``), beat or no beat. Idempotent (conditional UPDATEs): many may run it."""
     now = now or timezone.now()
     closed = sum(
         round_close(round_id=pk, now=now)
@@ -171,6 +171,35 @@ def rounds_sweep(*, now: datetime | None = None) -> dict[str, int]:
         round_score(round_id=pk, now=now) is not None
         for pk in Round.objects.filter(status=Round.Status.CLOSED).values_list("pk", flat=True)
     )
+    return {"closed": closed, "scored": scored}
+
+
+def rounds_overdue(
+    *, now: datetime | None = None, tolerance: float = 0
+) -> list[tuple[Round, float]]:
+    """The rounds still open ``tolerance`` seconds past their deadline and grace (none paused),
+    each with how many seconds past: what /healthz names."""
+    now = now or timezone.now()
+    open_rounds = Round.objects.select_related("game__event").filter(
+        status=Round.Status.OPEN,
+        paused_remaining__isnull=True,
+        deadline__lte=now - timedelta(seconds=tolerance),
+    )
+    late = []
+    for round in open_rounds.order_by("deadline"):
+        assert round.deadline is not None
+        past = (now - round.deadline).total_seconds() - round.game.event.grace_seconds
+        if past > tolerance:
+            late.append((round, past))
+    return late
+
+
+def rounds_sweep(*, now: datetime | None = None) -> dict[str, int]:
+    """The periodic safety net (the deadline in the database is the truth): close every
+    overdue round, score every closed one, compute missing tops, publish the rounds due to
+    publish by themselves. Returns what it did."""
+    now = now or timezone.now()
+    done = rounds_close_overdue(now=now)
     tops = sum(
         round_tops_compute(round_id=pk, now=now)
         for pk in Round.objects.filter(
@@ -178,4 +207,4 @@ def rounds_sweep(*, now: datetime | None = None) -> dict[str, int]:
         ).values_list("pk", flat=True)
     )
     published = rounds_publish_due(now=now)
-    return {"closed": closed, "scored": scored, "tops": tops, "published": published}
+    return done | {"tops": tops, "published": published}

@@ -66,7 +66,9 @@ def manage(env: dict[str, str], *args: str) -> str:
 
 
 @contextmanager
-def worker(env: dict[str, str], log: Path, *, beat: bool) -> Iterator[subprocess.Popen[bytes]]:
+def worker(
+    env: dict[str, str], log: Path, *, beat: bool, queues: str = "celery,tops"
+) -> Iterator[subprocess.Popen[bytes]]:
     args = [
         sys.executable,
         "-m",
@@ -77,7 +79,7 @@ def worker(env: dict[str, str], log: Path, *, beat: bool) -> Iterator[subprocess
         "--pool",
         "solo",
         "-Q",
-        "celery,tops",
+        queues,
         "--loglevel",
         "INFO",
         "--without-mingle",

@@ -24,7 +24,7 @@ from tests.config.settings_probe import ROOT, SCRUBBED, settings_chosen
 from tests.conftest import services_required
 
 DOCKER = ROOT / "docker"
-APP_SERVICES = ["web", "worker", "beat"]
+APP_SERVICES = ["web", "worker", "wordlists", "beat"]
 _VARIABLE = re.compile(r"\$\{(?P<name>[A-Z_][A-Z0-9_]*)(?P<op>:?[-?])?(?P<arg>[^}]*)\}")
 
 
@@ -60,8 +60,8 @@ def compose() -> dict:
 
 def test_compose_runs_web_worker_beat_redis_and_postgres_with_healthchecks(compose):
     services = compose["services"]
-    assert set(services) == {"web", "balancer", "worker", "beat", "redis", "postgres"}
-    for name in ["web", "worker", "redis", "postgres"]:
+    assert set(services) == {"web", "balancer", "worker", "wordlists", "beat", "redis", "postgres"}
+    for name in ["web", "worker", "wordlists", "redis", "postgres"]:
         assert "healthcheck" in services[name], name
     for name in APP_SERVICES:
         conditions = services[name]["depends_on"]
@@ -70,6 +70,22 @@ def test_compose_runs_web_worker_beat_redis_and_postgres_with_healthchecks(compo
     assert "gunicorn config.asgi" in services["web"]["command"]
     assert services["worker"]["command"][:6] == ["python", "-m", "celery", "-A", "config", "worker"]
     assert services["beat"]["command"][:6] == ["python", "-m", "celery", "-A", "config", "beat"]
+
+
+def test_word_lists_compile_in_a_worker_of_their_own_with_a_memory_ceiling(compose):
+    """The rounds' worker never takes a compile: the ``wordlists`` queue has its own service,
+    one compile at a time, its pool process replaced when a compile left it large, and the
+    container capped (WORDLISTS_MEMORY_LIMIT)."""
+    from django.conf import settings
+
+    services = compose["services"]
+    assert settings.CELERY_TASK_ROUTES["tournament.word_list_compile"] == {"queue": "wordlists"}
+    worker, wordlists = services["worker"]["command"], services["wordlists"]["command"]
+    assert worker[worker.index("-Q") + 1].split(",") == ["celery", "tops"]
+    assert wordlists[wordlists.index("-Q") + 1] == "wordlists"
+    assert wordlists[wordlists.index("--concurrency") + 1] == "1"
+    assert int(wordlists[wordlists.index("--max-memory-per-child") + 1]) > 0
+    assert services["wordlists"]["mem_limit"] == "${WORDLISTS_MEMORY_LIMIT:-3g}"
 
 
 def test_web_runs_as_two_replicas_behind_the_haproxy_balancer(compose):

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from django.core.cache import caches
@@ -37,6 +38,7 @@ def test_healthz_reports_the_database_the_embedded_broker_and_a_live_worker(clie
         "database": {"kind": connection.vendor, "status": "ok"},
         "broker": {"kind": "filesystem", "status": "ok"},
         "worker": {"kind": "celery", "status": "ok"},
+        "rounds": {"kind": "rounds", "status": "ok"},
     }
 
 
@@ -101,3 +103,37 @@ def test_the_api_schema_is_served(client):
     response = client.get("/api/schema/")
     assert response.status_code == 200
     assert b"openapi" in response.content
+
+
+@pytest.mark.django_db
+def test_healthz_answers_503_naming_a_round_open_past_its_deadline_and_grace(client, settings):
+    """No worker closed it (all dead): /healthz names the round, and says 200 once it closes.
+    Within the tolerance (the watch's interval and a few seconds), the round is not overdue."""
+    from arbiter.services import clock
+    from tests.arbiter.conftest import open_round
+    from tests.factories import EventFactory, GameFactory, PlayerFactory
+
+    a_worker_ran_the_health_task()
+    event = EventFactory(name="Night of the dead workers", solo_min_players=3)
+    for i, name in enumerate(["Ann", "Bob", "Cleo"]):
+        PlayerFactory(event=event, name=name, table=i + 1)
+    game = GameFactory(event=event, number=1, seed=7)
+    round_ = open_round(game, now=timezone.now() - dt.timedelta(hours=1))
+
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    said = response.json()["rounds"]
+    assert said["status"] == "error"
+    assert f"round 1 of game 1 of Night of the dead workers (id {round_.pk})" in said["error"]
+    assert re.search(r"\(id \d+\), \d+ s past its deadline and grace", said["error"])
+
+    response = client.get("/healthz", HTTP_ACCEPT_LANGUAGE="fr")
+    said = response.json()["rounds"]["error"]
+    assert "coup 1 de la partie 1 de Night of the dead workers" in said
+
+    settings.ROUNDS_SWEEP_SECONDS = 2 * 3600  # within the tolerance: not overdue yet
+    assert client.get("/healthz").status_code == 200
+
+    settings.ROUNDS_SWEEP_SECONDS = 1
+    assert clock.rounds_close_overdue()["closed"] == 1
+    assert client.get("/healthz").status_code == 200

@@ -120,6 +120,7 @@ class Stack:
     redis_port: int = field(default_factory=free_port)
     web_port: int = field(default_factory=free_port)
     processes: list[Process] = field(default_factory=list)
+    extra_env: dict[str, str] = field(default_factory=dict)  # over the defaults, every process
 
     # --- Environment and set-up ----------------------------------------------------------
 
@@ -138,6 +139,8 @@ class Stack:
             DATABASE_URL=self.database_url or f"sqlite:///{self.folder}/db.sqlite3",
             ROUNDS_SWEEP_SECONDS="1",
             HEALTH_HEARTBEAT_SECONDS="1",
+            WORD_LIST_HEARTBEAT_SECONDS="1",
+            WORD_LIST_SILENT_SECONDS="10",
             LOG_LEVEL="INFO",
             PYTHONUNBUFFERED="1",
         )
@@ -148,6 +151,7 @@ class Stack:
                 SECRET_KEY="fault-tests-" + "s" * 40,
                 ALLOWED_HOSTS=HOST,
             )
+        env.update(self.extra_env)
         return env
 
     def manage(self, *args: str) -> str:
@@ -180,13 +184,21 @@ class Stack:
 
     # --- Processes -----------------------------------------------------------------------
 
-    def start(self, name: str, args: list[str], *, ready: Callable[[Process], bool]) -> Process:
+    def start(
+        self,
+        name: str,
+        args: list[str],
+        *,
+        ready: Callable[[Process], bool],
+        env: dict[str, str] | None = None,
+    ) -> Process:
+        """Start ``args`` as ``name`` (its log ``<name>.log``), with ``env`` over the stack's."""
         process = Process(name, args, self.folder / f"{name}.log")
         with process.log.open("ab") as out:
             process.proc = subprocess.Popen(
                 args,
                 cwd=ROOT,
-                env=self.env,
+                env={**self.env, **(env or {})},
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
@@ -213,10 +225,20 @@ class Stack:
         args += ["--save", "", "--appendonly", "no", "--dir", str(self.folder)]
         return self.start("redis", args, ready=answers)
 
-    def worker(self, name: str = "worker") -> Process:
-        args = [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", "celery,tops"]
-        args += ["--concurrency", "2", "--loglevel", "INFO", "--hostname", f"{name}@%h"]
-        return self.start(name, args, ready=lambda p: " ready." in p.output())
+    def worker(
+        self,
+        name: str = "worker",
+        *,
+        queues: str = "celery,tops",
+        concurrency: int = 2,
+        options: tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
+    ) -> Process:
+        """A Celery worker of ``queues`` (the rounds' by default; ``wordlists``: the compiles')."""
+        args = [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queues]
+        args += ["--concurrency", str(concurrency), "--loglevel", "INFO"]
+        args += ["--hostname", f"{name}@%h", *options]
+        return self.start(name, args, ready=lambda p: " ready." in p.output(), env=env)
 
     def beat(self) -> Process:
         args = [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO"]

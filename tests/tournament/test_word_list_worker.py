@@ -1,5 +1,6 @@
 """A real Celery worker compiles an uploaded word list: the upload goes through the broker (the
-embedded folder broker: no outside service), the worker claims and compiles it, the row says
+embedded folder broker: no outside service) on the ``wordlists`` queue, the worker of that queue
+claims and compiles it, the row says
 ready with the word count, and the compiled lexicon is in the engine's cache the web reads."""
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def test_a_worker_compiles_an_uploaded_list_that_the_web_then_plays(tmp_path: Pa
     assert sent["new"] is True
     assert query(tmp_path, "SELECT status FROM tournament_wordlist") == [("queued",)]
     log = tmp_path / "worker.log"
-    with worker(env, log, beat=False):
+    with worker(env, log, beat=False, queues="wordlists"):  # the compile's own queue
         wait_for(
             tmp_path,
             "SELECT status FROM tournament_wordlist WHERE id = ?",

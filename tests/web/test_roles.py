@@ -371,3 +371,27 @@ def test_the_admin_is_for_superusers_only(world: World, persona) -> None:
         assert response.status_code < 500, (url, response.status_code)
         to_login = response.status_code == 302 and "/admin/login/" in response["Location"]
         assert (not to_login) == (persona == SUPERUSER), (persona, url, response.status_code)
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_only_the_events_directors_may_upload_a_word_list(
+    world: World, persona, settings, tmp_path
+) -> None:
+    """The roles table's row: uploading a list (which a worker compiles) or choosing the French
+    list is the event's director's (a superuser is one); nobody else's, not even an arbiter."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tournament.models import WordList
+
+    settings.WORD_LISTS_DIR = tmp_path / "wordlists"
+    client = world.client(persona)
+    for what, data in (
+        ("wordlist", {"name": "Mots", "file": SimpleUploadedFile("mots.txt", b"chat\nchien\n")}),
+        ("french", {}),
+    ):
+        url = reverse("console:setup_post", kwargs={"slug": world.event.slug, "what": what})
+        response = client.post(url, data)
+        assert allowed(response) == (persona in DIRECTORS), (
+            f"{persona} {what}: {response.status_code} {response.content[:200]!r}"
+        )
+    assert WordList.objects.exists() == (persona in DIRECTORS)

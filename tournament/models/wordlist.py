@@ -35,7 +35,8 @@ class WordList(models.Model):
     its ``lexicon`` is ``key`` (``upload:<id>``); a list on the server (``settings.LEXICONS``)
     is named there by its own name and has no row. ``file_name`` is relative to
     ``word_lists_dir()``; ``words`` is known once compiled; ``message`` says how far the
-    compile got, what it left out, or why it failed.
+    compile got, what it left out, or why it failed; ``heartbeat_at`` proves, while it
+    compiles, that its worker still lives.
     """
 
     Status = WordListStatus
@@ -60,6 +61,12 @@ class WordList(models.Model):
     )
     uploaded_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="While compiling: written every WORD_LIST_HEARTBEAT_SECONDS by the compile; "
+        "a list whose heartbeat is WORD_LIST_SILENT_SECONDS old is marked failed.",
+    )
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

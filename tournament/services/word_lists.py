@@ -6,12 +6,21 @@ the bytes under ``word_lists_dir()`` named by their SHA-256, and queues
 ``tournament.word_list_compile`` once the transaction commits. The same content uploaded again
 for the same tile set is the same row: nothing is stored or compiled twice.
 
-``word_list_compile`` (what the task calls) claims the row with a conditional UPDATE (queued ->
-compiling: a second delivery finds nothing to claim), compiles the list into the engine's disk
-cache reporting its progress in the row, and marks it ready with its word count (or failed,
-with the reason). The engine's cache is keyed by the content, so lists of the same content share
-one compile, and the web processes then load it from the disk in well under a second. A row
-left compiling by a killed worker for more than ``STALE_AFTER`` may be claimed again.
+Before anything is kept, the compile's memory is estimated (``engine.lexicon.compile_estimate``)
+and a list that would need more than ``settings.WORD_LIST_MEMORY_MB`` is refused, the figure
+said (``word_list_too_large_to_compile``).
+
+``word_list_compile`` (what the task calls, in the ``wordlists`` worker) claims the row with a
+conditional UPDATE (queued -> compiling: a second delivery finds nothing to claim), compiles the
+list into the engine's disk cache under a memory ceiling (``WORD_LIST_CEILING_MB``, the
+process's address space) reporting its progress and a heartbeat in the row, and marks it ready
+with its word count, or failed with the reason: the list itself, out of memory, out of time.
+A compile that dies with its process (killed, its machine gone) is marked failed too: by the
+worker's parent when it sees its child lost (``word_list_compile_lost``), else by any worker's
+watch once its heartbeat is ``WORD_LIST_SILENT_SECONDS`` old (``word_lists_reap``). A
+compile is never run again by itself: the same file uploaded again queues a failed list anew.
+The engine's cache is keyed by the content, so lists of the same content share one compile, and
+the web processes then load it from the disk in well under a second.
 """
 
 from __future__ import annotations
@@ -20,18 +29,23 @@ import datetime as dt
 import hashlib
 import logging
 import os
+import resource
 import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from engine.errors import LexiconError, WordListError
-from engine.lexicon import Lexicon
+from engine.lexicon import Lexicon, compile_estimate
 from engine.lists import BUILTIN
 from engine.tiles import TileSet as EngineTileSet
 from engine.wordlist import read_list
@@ -42,8 +56,8 @@ from tournament.models.wordlist import word_lists_dir
 
 log = logging.getLogger(__name__)
 
-STALE_AFTER = dt.timedelta(minutes=15)
 NAME_MAX = 100
+MB = 1024 * 1024
 
 # The engine's steps of a compile (engine.lexicon's progress), as the page says them.
 STEPS = {
@@ -143,6 +157,32 @@ def _store(data: bytes, sha256: str) -> str:
     return name
 
 
+def _check_estimate(words: list[str]) -> None:
+    """Refuse a list whose compile is estimated to need more than ``WORD_LIST_MEMORY_MB``."""
+    limit = settings.WORD_LIST_MEMORY_MB * MB
+    estimate = compile_estimate(words, limit=limit)
+    if estimate.bytes <= limit:
+        return
+    raise ApplicationError(
+        _(
+            "This word list would take about %(needed)s MB of memory to compile (%(words)s "
+            "words, %(letters)s letters): the server compiles lists of up to %(limit)s MB. "
+            "A list of real words of this size takes far less: are these words of the language?"
+        )
+        % {
+            "needed": f"{estimate.bytes / MB:,.0f}",
+            "words": f"{len(words):,}",
+            "letters": f"{estimate.letters:,}",
+            "limit": f"{limit / MB:,.0f}",
+        },
+        data={
+            "code": "word_list_too_large_to_compile",
+            "estimated_mb": round(estimate.bytes / MB),
+            "limit_mb": round(limit / MB),
+        },
+    )
+
+
 def word_list_upload(
     *, data: bytes, name: str, tile_set: str, actor: User | AnonymousUser | None
 ) -> tuple[WordList, bool]:
@@ -159,6 +199,7 @@ def word_list_upload(
         reading = read_list(text, name, EngineTileSet.load(tile_set).letters)
     except WordListError as exc:
         raise _refusal(exc, tile_set) from None
+    _check_estimate(reading.words)
     sha256 = hashlib.sha256(data).hexdigest()
     user = actor if isinstance(actor, AbstractBaseUser) else None
     with transaction.atomic():
@@ -246,17 +287,163 @@ def word_list_queue(word_list: WordList) -> None:
 
 
 def _claim(list_id: int, now: dt.datetime) -> bool:
-    claimable = Q(status=WordList.Status.QUEUED) | Q(
-        status=WordList.Status.COMPILING, started_at__lt=now - STALE_AFTER
-    )
-    claimed = WordList.objects.filter(claimable, pk=list_id).update(
-        status=WordList.Status.COMPILING, started_at=now, progress=0
+    """queued -> compiling, once: a list compiling (or left compiling by a dead worker) is
+    never claimed again; the heartbeat's watch marks the latter failed."""
+    claimed = WordList.objects.filter(status=WordList.Status.QUEUED, pk=list_id).update(
+        status=WordList.Status.COMPILING, started_at=now, heartbeat_at=now, progress=0
     )
     return claimed == 1
 
 
+# Why a compile failed, as the page says it (the reason is kept in the row's message).
+REASONS = {
+    "memory": gettext_lazy(
+        "the compile needed more than the %(ceiling)s MB of memory it may take (at %(percent)s%%)"
+    ),
+    "time": gettext_lazy("the compile took longer than %(seconds)s s (at %(percent)s%%)"),
+    "lost": gettext_lazy(
+        "the worker compiling it stopped (%(why)s) at %(percent)s%%: killed, or out of memory"
+    ),
+    "silent": gettext_lazy(
+        "the worker compiling it gave no sign of life for %(seconds)s s (at %(percent)s%%): "
+        "killed, or its machine stopped"
+    ),
+}
+
+
+def word_list_fail(*, word_list_id: int, reason: str, only_compiling: bool = True) -> bool:
+    """Mark a list failed with ``reason`` (a sentence); when ``only_compiling``, only a list
+    still compiling (its compile's end was not recorded). Whether it was marked."""
+    rows = WordList.objects.filter(pk=word_list_id)
+    if only_compiling:
+        rows = rows.filter(status=WordList.Status.COMPILING)
+    marked = rows.update(
+        status=WordList.Status.FAILED,
+        message=(_("Failed: %(reason)s") % {"reason": reason})[:500],
+        finished_at=timezone.now(),
+        heartbeat_at=None,
+    )
+    if marked:
+        log.warning("word list %s failed: %s", word_list_id, reason)
+    return bool(marked)
+
+
+def _percent(word_list_id: int) -> int:
+    return int(
+        WordList.objects.filter(pk=word_list_id).values_list("progress", flat=True).first() or 0
+    )
+
+
+def word_list_compile_lost(*, word_list_id: int, why: str) -> bool:
+    """The worker's parent saw the process compiling the list die (``why``: Celery's words,
+    "signal 9 (SIGKILL)", a hard time limit): mark it failed, unless it finished."""
+    reason = REASONS["lost"] % {"why": why, "percent": _percent(word_list_id)}
+    return word_list_fail(word_list_id=word_list_id, reason=str(reason))
+
+
+def word_lists_reap(*, now: dt.datetime | None = None) -> int:
+    """Mark failed every list compiling whose heartbeat is ``WORD_LIST_SILENT_SECONDS`` old
+    (its worker died with no one to say so); how many. Idempotent: any worker may run it."""
+    now = now or timezone.now()
+    silent = settings.WORD_LIST_SILENT_SECONDS
+    stale = WordList.objects.filter(
+        Q(heartbeat_at__lt=now - dt.timedelta(seconds=silent)) | Q(heartbeat_at__isnull=True),
+        status=WordList.Status.COMPILING,
+    ).values_list("pk", "progress")
+    return sum(
+        word_list_fail(
+            word_list_id=pk,
+            reason=str(REASONS["silent"] % {"seconds": silent, "percent": progress}),
+        )
+        for pk, progress in stale
+    )
+
+
+@contextmanager
+def _heartbeat(word_list_id: int) -> Iterator[None]:
+    """Write the list's ``heartbeat_at`` every ``WORD_LIST_HEARTBEAT_SECONDS`` while the block
+    runs (a thread of its own, with its own database connection)."""
+    from django.db import connections
+
+    stop = threading.Event()
+    interval = float(settings.WORD_LIST_HEARTBEAT_SECONDS)
+
+    def beat() -> None:
+        try:
+            while not stop.wait(interval):
+                try:
+                    WordList.objects.filter(
+                        pk=word_list_id, status=WordList.Status.COMPILING
+                    ).update(heartbeat_at=timezone.now())
+                except Exception:  # the database away a moment: the next beat tries again
+                    log.exception("word list %s: heartbeat not written", word_list_id)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=beat, name=f"wordlist-{word_list_id}-heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(timeout=interval + 5)
+
+
+class Ceiling:
+    """The address space a block may reach (``limit``, bytes), and whether it came near it."""
+
+    MARGIN = 32 * MB  # an allocation that fails asks for less than this, most of the time
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.peak_before = _address_space("VmPeak")
+
+    def reached(self) -> bool:
+        """The address space is within ``MARGIN`` of the limit (asked while the failure's
+        traceback still holds what the compile had made), or its peak came there in the block:
+        a failure was then most likely an allocation refused, whatever a library made of it."""
+        near = self.limit - self.MARGIN
+        return _address_space() >= near or self.peak_before < near <= _address_space("VmPeak")
+
+
+@contextmanager
+def memory_ceiling(megabytes: int) -> Iterator[Ceiling]:
+    """Let this process's address space grow by ``megabytes`` at the most while the block
+    runs: past it, allocations fail (MemoryError) instead of the machine running out. The soft
+    limit is put back after (the hard one is never touched)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = _address_space() + megabytes * MB
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    if soft != resource.RLIM_INFINITY:
+        limit = min(limit, soft)
+    ceiling = Ceiling(limit)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    try:
+        yield ceiling
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+def _address_space(field: str = "VmSize") -> int:
+    """This process's virtual memory size in bytes (``VmSize``), or its peak (``VmPeak``)."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith(f"{field}:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def _drop_connection() -> None:
+    """A connection cut mid-query by a failed allocation is not reused: the next query opens
+    another (not inside a transaction, which a test's may be)."""
+    if not connection.in_atomic_block:
+        connection.close()
+
+
 def _report(list_id: int, percent: int, step: str) -> None:
-    WordList.objects.filter(pk=list_id).update(
+    # Only while compiling: a list the watch marked failed keeps the reason it was given.
+    WordList.objects.filter(pk=list_id, status=WordList.Status.COMPILING).update(
         progress=min(100, max(0, percent)), message=str(STEPS.get(step, step))[:500]
     )
 
@@ -278,32 +465,59 @@ def word_list_compile(*, word_list_id: int, now: dt.datetime | None = None) -> W
             _report(word_list.pk, *now)
 
     compiling = progress
+    ceiling = settings.WORD_LIST_CEILING_MB
+    bound: Ceiling | None = None
     try:
-        if word_list.builtin:  # a list offered out of the box: built from its dictionary first
-            BUILTIN[word_list.builtin].file(
-                word_lists_dir(), lambda fraction: progress("building the list", fraction * 0.4)
-            )
-            WordList.objects.filter(pk=word_list.pk).update(size=word_list.path.stat().st_size)
+        with _heartbeat(word_list.pk), memory_ceiling(ceiling) as bound:
+            if word_list.builtin:  # a list offered out of the box: built from its dictionary
+                BUILTIN[word_list.builtin].file(
+                    word_lists_dir(),
+                    lambda fraction: progress("building the list", fraction * 0.4),
+                )
+                WordList.objects.filter(pk=word_list.pk).update(size=word_list.path.stat().st_size)
 
-            def compiling(step: str, fraction: float) -> None:
-                progress(step, 0.4 + fraction * 0.6)
+                def compiling(step: str, fraction: float) -> None:
+                    progress(step, 0.4 + fraction * 0.6)
 
-        lexicon = Lexicon.load(str(word_list.path), progress=compiling)
+            lexicon = Lexicon.load(str(word_list.path), progress=compiling)
     except LexiconError as exc:
-        log.warning("word list %s failed to compile: %s", word_list.pk, exc)
-        WordList.objects.filter(pk=word_list.pk).update(
-            status=WordList.Status.FAILED,
-            message=(_("Failed: %(reason)s") % {"reason": exc})[:500],
-            finished_at=timezone.now(),
-        )
+        word_list_fail(word_list_id=word_list.pk, reason=str(exc))
         word_list.refresh_from_db()
         return word_list
-    WordList.objects.filter(pk=word_list.pk).update(
+    except MemoryError:
+        # What the compile held is gone with its frames: there is room to say so.
+        _drop_connection()
+        reason = REASONS["memory"] % {"ceiling": ceiling, "percent": _percent(word_list.pk)}
+        word_list_fail(word_list_id=word_list.pk, reason=str(reason))
+        word_list.refresh_from_db()
+        return word_list
+    except SoftTimeLimitExceeded:
+        seconds = settings.WORD_LIST_COMPILE_SECONDS
+        reason = REASONS["time"] % {"seconds": seconds, "percent": _percent(word_list.pk)}
+        word_list_fail(word_list_id=word_list.pk, reason=str(reason))
+        word_list.refresh_from_db()
+        return word_list
+    except Exception as exc:
+        # An allocation refused inside a library (the database driver's, say) may come out as
+        # its own error, not MemoryError: the peak tells. Anything else is said as it came.
+        log.exception("word list %s: the compile failed", word_list.pk)
+        _drop_connection()
+        if bound is not None and bound.reached():
+            reason = REASONS["memory"] % {"ceiling": ceiling, "percent": _percent(word_list.pk)}
+        else:
+            reason = f"{type(exc).__name__}: {exc}"
+        word_list_fail(word_list_id=word_list.pk, reason=str(reason))
+        word_list.refresh_from_db()
+        return word_list
+    # Only a list still compiling: one marked failed meanwhile (its heartbeat went unwritten
+    # too long) stays failed; uploading it again finds the compile in the engine's cache.
+    WordList.objects.filter(pk=word_list.pk, status=WordList.Status.COMPILING).update(
         status=WordList.Status.READY,
         progress=100,
         words=lexicon.words,
         message=notes,
         finished_at=timezone.now(),
+        heartbeat_at=None,
     )
     word_list.refresh_from_db()
     return word_list

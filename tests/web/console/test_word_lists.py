@@ -193,3 +193,23 @@ def test_the_event_form_offers_the_tile_sets_and_the_boards_and_games_copy_them(
     post(client, event, "game", source="random")
     game = event.games.get()
     assert (game.tile_set, game.board_layout, game.lexicon) == ("fr", "tl-centre", event.lexicon)
+
+
+def test_a_list_too_costly_to_compile_is_refused_on_the_page_with_the_figure(
+    client_for, director, soiree, settings
+) -> None:
+    """20,000 random words of 15 letters (300,000 letters): estimated about 1,500 MB, refused
+    under a limit of 512 MB, the figure and the limit said; nothing kept."""
+    import random
+    import string
+
+    settings.WORD_LIST_MEMORY_MB = 512
+    rng = random.Random(7)
+    words = ("".join(rng.choice(string.ascii_uppercase) for _ in range(15)) for _ in range(20_000))
+    response = upload(client_for(director), soiree, "\n".join(words).encode())
+    message = said(response)[0]
+    assert message.startswith("This word list would take about "), message
+    assert "MB of memory to compile (20,000 words, 300,000 letters)" in message
+    assert "the server compiles lists of up to 512 MB" in message
+    soiree.refresh_from_db()
+    assert soiree.lexicon == "enable" and not WordList.objects.exists()

@@ -67,7 +67,7 @@ def worker_command(parent_pid: int) -> list[str]:
         "worker",
         "-B",
         "-Q",
-        "celery,tops",
+        "celery,tops,wordlists",
         "--concurrency",
         "2",
         "--loglevel",
