@@ -16,7 +16,7 @@ from arbiter.services.interchange import PREDRAWN_MAX_BYTES
 from engine.lists import BUILTIN
 from tournament.categories import SERIES_MAX, SERIES_MIN
 from tournament.models import Event, EventRole, Game, WordList
-from tournament.models.choices import Language
+from tournament.models.choices import Language, TieBreak
 from tournament.models.event import time_zone_default, time_zones
 from tournament.services.events import POLICY_FIELDS
 from tournament.services.word_lists import BUILTIN_PREFIX
@@ -118,6 +118,8 @@ class _EventFieldsForm(forms.Form):
             field.label = EVENT_LABELS.get(name, field.label)
         if "language" in self.fields:  # a form posted without it keeps the event's language
             self.fields["language"].required = False
+        if "tie_break" in self.fields:  # a form posted without it keeps the event's tie-break
+            self.fields["tie_break"].required = False
         for field in self.fields.values():  # every number of the policy is an integer column
             if isinstance(field, forms.IntegerField):
                 _bounded(field, INT32_MIN, INT32_MAX)
@@ -125,6 +127,10 @@ class _EventFieldsForm(forms.Form):
     def clean_time_zone(self) -> str:
         zone: str = self.cleaned_data.get("time_zone") or ""
         return zone or str(self.initial.get("time_zone") or time_zone_default())
+
+    def clean_tie_break(self) -> str:
+        tie_break: str = self.cleaned_data.get("tie_break") or ""
+        return tie_break or str(self.initial.get("tie_break") or TieBreak.SHARED)
 
     def clean_language(self) -> str:
         language: str = self.cleaned_data.get("language") or ""

@@ -73,6 +73,7 @@ CONSTRAINT_MESSAGES = {
     ),
     "event_status_valid": _("The event's status is planned, running or finished."),
     "event_tile_set_valid": _("Choose a tile set from the list."),
+    "event_tie_break_valid": _("Choose how ties in the standings are ranked from the list."),
     "event_board_layout_valid": _("Choose a board from the list."),
     "event_language_valid": _("Choose a language from the list."),
     "player_table_1_to_9999": _("A table number is 1 to 9,999."),

@@ -117,6 +117,32 @@ def test_a_warning_longer_than_the_round_is_refused_in_words_not_by_constraint_n
     assert "shorter than the round time" in text
 
 
+def test_a_policy_posted_without_its_tie_break_keeps_the_events(
+    client_for, director, event: Event
+) -> None:
+    """A form of the policy that does not name the tie-break (an older page, a script) keeps the
+    event's, as it keeps its language and time zone (rules.md, case 22)."""
+    Event.objects.filter(pk=event.pk).update(tie_break="last_game")
+    url = reverse("console:setup_post", args=[event.slug, "policy"])
+    policy = {
+        "round_seconds": 180,
+        "grace_seconds": 5,
+        "warning_seconds": 30,
+        "warnings_free": 3,
+        "warning_penalty": 5,
+        "reference_penalty": 5,
+        "solo_bonus": 10,
+        "solo_min_players": 16,
+        "tile_set": "en",
+        "lexicon": "enable",
+        "board_layout": "standard",
+    }
+    messages = said(client_for(director).post(url, policy, follow=True))
+    assert not any("tie_break" in m for m in messages), messages
+    event.refresh_from_db()
+    assert (event.round_seconds, event.tie_break) == (180, "last_game")
+
+
 def test_every_constraint_the_set_up_can_break_has_a_sentence() -> None:
     for model in (Event, Player, EventRole, Game):
         for constraint in model._meta.constraints:
