@@ -166,6 +166,28 @@ class RoundJudge:
         """1 + how many legal moves score more (equal scores share a rank)."""
         return 1 + sum(n for s, n in self.score_counts.items() if s > score)
 
+    def _penalised(
+        self, code: RulingCode, reason: str, reading: Reading, penalty: int, article: str
+    ) -> Ruled:
+        """A legal placement credited at its score less ``penalty`` (the 2016 reference rule,
+        the final letter), with a warning for blanks not marked as they must be."""
+        if reading.remarked:
+            reason += self.say(_("; blanks not marked as they must be (%(word)s): a warning")) % {
+                "word": reading.remarked
+            }
+        return Ruled(
+            code,
+            reason,
+            reading.score,
+            reading.score,
+            warning=bool(reading.remarked),
+            penalty=penalty,
+            rank=self.rank(reading.score),
+            found_top=reading.score == self.top_score,
+            placed=tuple(sorted(reading.verdict.placed)),
+            article=article,
+        )
+
     def rule(self, slip: Slip | None) -> Ruled:
         """The ruling of ``slip`` (None: no slip handed in). Memoised: a ruling depends on the
         slip alone, and many players hand in the same slip."""
@@ -398,21 +420,8 @@ class RoundJudge:
                 "score": reading.score,
                 "penalty": penalty,
             }
-            if reading.remarked:
-                reason += self.say(
-                    _("; blanks not marked as they must be (%(word)s): a warning")
-                ) % {"word": reading.remarked}
-            return Ruled(
-                Code.FINAL_LETTER_PENALTY,
-                reason,
-                reading.score,
-                reading.score,
-                warning=bool(reading.remarked),
-                penalty=penalty,
-                rank=self.rank(reading.score),
-                found_top=reading.score == self.top_score,
-                placed=tuple(sorted(reading.verdict.placed)),
-                article=Article.FINAL_LETTER,
+            return self._penalised(
+                Code.FINAL_LETTER_PENALTY, reason, reading, penalty, Article.FINAL_LETTER
             )
         return None
 
@@ -471,21 +480,12 @@ class RoundJudge:
                     "score": reading.score,
                     "penalty": penalty,
                 }
-                if reading.remarked:
-                    reason += self.say(
-                        _("; blanks not marked as they must be (%(word)s): a warning")
-                    ) % {"word": reading.remarked}
-                return Ruled(
+                return self._penalised(
                     Code.REFERENCE_PENALTY,
                     reason,
-                    reading.score,
-                    reading.score,
-                    warning=bool(reading.remarked),
-                    penalty=penalty,
-                    rank=self.rank(reading.score),
-                    found_top=reading.score == self.top_score,
-                    placed=tuple(sorted(reading.verdict.placed)),
-                    article=_reference_article(reading, at_score, written),
+                    reading,
+                    penalty,
+                    _reference_article(reading, at_score, written),
                 )
         if written is not None and not set(written.faults()) & FITTING_FAULTS:
             return self._zero(written)

@@ -23,6 +23,20 @@ from tests.factories import EventFactory, EventRoleFactory, UserFactory
 
 DEFAULT_TEST_REDIS_URL = "redis://127.0.0.1:6379/15"
 
+# The SQLite test database is a file (in memory, /dev/shm, where there is one), not SQLite's
+# shared-cache memory database: the browser tests' live server answers the pages' polls on its
+# own threads while the test writes, and a shared cache locks whole tables with no waiting
+# ("database table is locked", at once); a file has the product's own settings (WAL, BEGIN
+# IMMEDIATE, the busy timeout: config/env.py), readers go on while one writes.
+_database = settings.DATABASES["default"]
+if _database["ENGINE"].endswith("sqlite3") and not _database.get("TEST", {}).get("NAME"):
+    _folder = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+    import tempfile
+
+    _database.setdefault("TEST", {})["NAME"] = os.path.join(
+        _folder or tempfile.gettempdir(), f"duplicate-tests-{os.getpid()}.sqlite3"
+    )
+
 
 def services_required() -> bool:
     return os.environ.get("REQUIRE_SERVICES", "") in {"1", "true", "yes"}
