@@ -18,6 +18,10 @@ from tournament.models import Game, Round
 pytestmark = [pytest.mark.django_db, pytest.mark.redis]
 
 
+# The watch closes its thread's database connection after each round (config.celery): here it
+# runs on the test's thread, so the test's writes are committed (a transaction test), not held in
+# a transaction that the close would end.
+@pytest.mark.django_db(transaction=True)
 def test_the_watch_closes_overdue_rounds_and_sweeps_everything_while_the_broker_is_down(
     game: Game,  # noqa: F811
     tmp_path: Path,
