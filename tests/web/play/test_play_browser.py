@@ -246,7 +246,10 @@ def test_a_slip_sent_as_the_clock_stops_waits_on_the_phone_and_goes_when_it_star
     page.fill("#word", "WROTE")
     page.fill("#ref", "H4")
     page.fill("#score", "24")
-    deaf["on"] = True
+    # Deaf from the next poll on: a poll already on its way could be answered after the pause
+    # (the polls go one after the other, so the next one's start means that one is answered).
+    with page.expect_request(lambda request: "/api/v1/play/state" in request.url):
+        deaf["on"] = True
     r = clock.round_pause(round=r, actor=None)  # the arbiter stops the clock...
     page.click("#submit")  # ...as Ann sends, before her phone has heard of it
     page.wait_for_selector("#receipt:has-text('Not sent yet: the clock is stopped')")
