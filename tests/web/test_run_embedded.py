@@ -114,11 +114,22 @@ def test_run_embedded_serves_the_demo_to_the_director_and_stops_its_worker(tmp_p
     assert _wait_until_gone(tmp_path, 5) == []
 
 
+def _port_is_free(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) != 0
+
+
 def test_the_worker_stops_even_when_run_embedded_is_killed(tmp_path):
-    server = _start(tmp_path, _free_port())
+    port = _free_port()
+    server = _start(tmp_path, port)
     try:
         _wait_for_worker(tmp_path)
     finally:
         server.kill()
         server.wait()
     assert _wait_until_gone(tmp_path, 30) == []
+    # The web server goes too (its title hides its environment): its port is free again.
+    deadline = time.monotonic() + 30
+    while not _port_is_free(port) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _port_is_free(port)

@@ -29,7 +29,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournament.services import demo_event_ensure, director_user_ensure, known_password_replace
 from web.management.phones import phones_lines
-from web.management.server import serve
+from web.management.server import child_command, serve
 
 logger = logging.getLogger(__name__)
 
@@ -37,31 +37,12 @@ DIRECTOR_USERNAME = "director"
 DIRECTOR_PASSWORD = "duplicate"  # the documented demo password (README, "Quick start")
 LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1"}
 
-# The worker's first lines, before Celery's: on Linux it asks for a SIGTERM when run_embedded is
-# gone (even killed: PR_SET_PDEATHSIG), and leaves at once if it already is; then it runs as
-# ``python -m celery`` would. In the child itself, so no code runs between fork and exec.
-WORKER_BOOT = """
-import os, runpy, signal, sys
-if sys.platform.startswith("linux"):
-    import ctypes
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)
-    except (OSError, AttributeError):
-        pass
-    if os.getppid() != int(sys.argv[1]):
-        sys.exit(0)
-sys.argv = ["celery", *sys.argv[2:]]
-runpy.run_module("celery", run_name="__main__", alter_sys=True)
-"""
-
 
 def worker_command(parent_pid: int) -> list[str]:
     """The Celery worker (with an embedded beat) that run_embedded starts."""
-    return [
-        sys.executable,
-        "-c",
-        WORKER_BOOT,
-        str(parent_pid),
+    return child_command(
+        parent_pid,
+        "celery",
         "-A",
         "config",
         "worker",
@@ -76,7 +57,7 @@ def worker_command(parent_pid: int) -> list[str]:
         "--without-gossip",
         "--hostname",
         "embedded@%h",
-    ]
+    )
 
 
 def _port_free(host: str, port: int) -> bool:
