@@ -85,15 +85,10 @@ def test_the_console_says_the_deadline_in_the_events_time_zone_not_utc(
 # --- set-up errors in words ------------------------------------------------------------------
 
 
-def test_a_warning_longer_than_the_round_is_refused_in_words_not_by_constraint_name(
-    client_for, director, event: Event
-) -> None:
-    client = client_for(director)
-    url = reverse("console:setup_post", args=[event.slug, "policy"])
-    policy = {
-        "round_seconds": 60,
+def policy_posted(**times: int) -> dict[str, object]:
+    """The policy form's fields as an older page posts them (no tie-break, no audience)."""
+    return {
         "grace_seconds": 5,
-        "warning_seconds": 90,
         "warnings_free": 3,
         "warning_penalty": 5,
         "reference_penalty": 5,
@@ -102,7 +97,16 @@ def test_a_warning_longer_than_the_round_is_refused_in_words_not_by_constraint_n
         "tile_set": "en",
         "lexicon": "enable",
         "board_layout": "standard",
+        **times,
     }
+
+
+def test_a_warning_longer_than_the_round_is_refused_in_words_not_by_constraint_name(
+    client_for, director, event: Event
+) -> None:
+    client = client_for(director)
+    url = reverse("console:setup_post", args=[event.slug, "policy"])
+    policy = policy_posted(round_seconds=60, warning_seconds=90)
     messages = said(client.post(url, policy, follow=True))
     assert any("warning time must be shorter than the round time" in m for m in messages)
     assert not any("event_warning_within_round" in m or "Constraint" in m for m in messages)
@@ -124,19 +128,7 @@ def test_a_policy_posted_without_its_tie_break_keeps_the_events(
     event's, as it keeps its language and time zone (rules.md, case 22)."""
     Event.objects.filter(pk=event.pk).update(tie_break="last_game")
     url = reverse("console:setup_post", args=[event.slug, "policy"])
-    policy = {
-        "round_seconds": 180,
-        "grace_seconds": 5,
-        "warning_seconds": 30,
-        "warnings_free": 3,
-        "warning_penalty": 5,
-        "reference_penalty": 5,
-        "solo_bonus": 10,
-        "solo_min_players": 16,
-        "tile_set": "en",
-        "lexicon": "enable",
-        "board_layout": "standard",
-    }
+    policy = policy_posted(round_seconds=180, warning_seconds=30)
     messages = said(client_for(director).post(url, policy, follow=True))
     assert not any("tie_break" in m for m in messages), messages
     event.refresh_from_db()
