@@ -13,6 +13,12 @@
   var url = root.dataset.stateUrl, status = root.dataset.status, round = root.dataset.round;
   var remaining = root.dataset.remaining === "" ? null : parseFloat(root.dataset.remaining);
   var paused = root.dataset.paused === "1", fetchedAt = Date.now();
+  // A form sent from this page (Open, Close now, Publish...) brings its own answer, with its
+  // message: a poll answered meanwhile must not reload the page over it (the reload would
+  // cancel the form's answer, and the director would lose its message). If the answer never
+  // comes (the network), the page follows again after 15 s.
+  var sentAt = 0;
+  document.addEventListener("submit", function (ev) { if (!ev.defaultPrevented) sentAt = Date.now(); });
   var clock = document.getElementById("clock");
 
   function show() {
@@ -27,7 +33,7 @@
     fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) {
-        if (!data) return;
+        if (!data || Date.now() - sentAt < 15000) return;
         if (String(data.round || "") !== round || (data.status || "") !== status || data.paused !== paused) {
           window.location.reload();
           return;
