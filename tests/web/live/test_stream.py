@@ -163,7 +163,7 @@ def test_a_staff_page_is_told_to_read_again_when_a_slip_comes(room) -> None:
             ref="H8",
             score=4,
         )
-        assert status == 201
+        assert status == 201, _
         sent = time.time()
         told = staff.wait({"changed"}, seconds=2)
         assert told.at - sent < LOADED_SECOND
