@@ -146,8 +146,9 @@ def simulate_event(
             opened = clock.round_open(round=drawn, actor=None, now=now)
             tasks.round_tops_compute(opened.pk)  # what the tops queue does while the clock runs
             _play_round(opened, roster, skills, mix, rng, now, arbiter, refused)
-            assert opened.deadline is not None
-            now = opened.deadline + dt.timedelta(seconds=event.grace_seconds)
+            closes_at = opened.closes_at(grace=event.grace)
+            assert closes_at is not None
+            now = closes_at
             clock.round_close(round_id=opened.pk, now=now)  # what the countdown task does
             scored = scoring.round_score(round_id=opened.pk, now=now)
             assert scored is not None

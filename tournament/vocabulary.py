@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 import unicodedata
+from datetime import datetime, timedelta
 
 # A player's table number is 1 to TABLE_MAX (docs/rules.md, "Decisions where the rules above are
 # silent"): the largest festival seats a few thousand; an export or a print never counts to a
@@ -62,6 +63,13 @@ RULING_LABELS: dict[RulingCode, str] = {
 }
 
 RULING_CHOICES: list[tuple[str, str]] = [(code.value, code.label) for code in RulingCode]
+
+
+def slips_end(*, deadline: datetime, grace: timedelta) -> datetime:
+    """The last instant a slip counts: the deadline plus the grace (the grace covers a slip sent
+    just before the deadline). The one definition of the deadline for slips: a round's
+    (``Round.slip_refusal``, ``Round.is_due_to_close``) and a training attempt's."""
+    return deadline + grace
 
 
 def ruling_total(*, points: int, solo: int, penalty: int, warning_penalty: int) -> int:

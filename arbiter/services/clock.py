@@ -35,8 +35,8 @@ def _schedule_close(round: Round) -> None:
     """The fast path: a task due when the round should close. The periodic sweep is the truth."""
     from arbiter import tasks
 
-    assert round.deadline is not None
-    due = round.deadline + timedelta(seconds=round.game.event.grace_seconds)
+    due = round.closes_at(grace=round.game.event.grace)
+    assert due is not None
     round_id = round.pk
     on_commit(lambda: tasks.round_close.apply_async((round_id,), eta=due))
 
@@ -141,13 +141,16 @@ def round_close(*, round_id: int, now: datetime | None = None) -> bool:
     round = unique_or_none(Round.objects.select_related("game__event").filter(pk=round_id))
     if round is None:
         return False
-    grace = timedelta(seconds=round.game.event.grace_seconds)
+    if not round.is_due_to_close(at=now, grace=round.game.event.grace):
+        return False
     with transaction.atomic():
+        # The claim: still open, running, with the deadline read above (an extension, a pause
+        # or another close since then updates nothing here).
         claimed = Round.objects.filter(
             pk=round_id,
             status=Round.Status.OPEN,
             paused_remaining__isnull=True,
-            deadline__lte=now - grace,
+            deadline=round.deadline,
         ).update(status=Round.Status.CLOSED, closed_at=now)
         if not claimed:
             return False
@@ -187,8 +190,9 @@ def rounds_overdue(
     )
     late = []
     for round in open_rounds.order_by("deadline"):
-        assert round.deadline is not None
-        past = (now - round.deadline).total_seconds() - round.game.event.grace_seconds
+        closes_at = round.closes_at(grace=round.game.event.grace)
+        assert closes_at is not None
+        past = (now - closes_at).total_seconds()
         if past > tolerance:
             late.append((round, past))
     return late

@@ -19,7 +19,7 @@ nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
@@ -31,6 +31,7 @@ from arbiter.services.slips import clean_entry
 from tournament.errors import ApplicationError
 from tournament.models import Game, Round, TrainingAttempt, TrainingSlip
 from tournament.services.audit import audit_record
+from tournament.vocabulary import slips_end
 
 TOPPING_TIMEOUT_PENALTY = 60  # seconds added to a topping round whose time ran out
 ROUND_SECONDS_MIN, ROUND_SECONDS_MAX = 10, 3600
@@ -115,7 +116,7 @@ class TrainingOutcome:
 def _late(attempt: TrainingAttempt, round: Round, now: datetime) -> bool:
     deadline = attempt.deadline()
     assert deadline is not None
-    return now > deadline + timedelta(seconds=round.game.event.grace_seconds)
+    return now > slips_end(deadline=deadline, grace=round.game.event.grace)
 
 
 def _claim_round_end(attempt: TrainingAttempt, now: datetime) -> bool:

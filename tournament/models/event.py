@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import functools
 import zoneinfo
+from datetime import timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -214,6 +215,11 @@ class Event(models.Model):
     def simultaneous_id(self) -> int:
         """The simultaneous event this event belongs to: its host, or itself."""
         return self.host_id if self.host_id is not None else self.pk
+
+    @property
+    def grace(self) -> timedelta:
+        """How long after the deadline a slip still counts (``grace_seconds``)."""
+        return timedelta(seconds=self.grace_seconds)
 
     @property
     def is_closed(self) -> bool:

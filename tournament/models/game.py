@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.models.choices import BoardLayout, TileSet, in_choices
 from tournament.models.event import Event
+from tournament.vocabulary import slips_end
 
 BOARD_SIZE = 15
 
@@ -114,6 +115,10 @@ class RoundPlayedBy(models.TextChoices):
     PREDRAWN = "predrawn", _("The pre-drawn game's move")
 
 
+# The rounds a slip that arrived in time still counts in, though their clock has stopped.
+SLIPS_IN_TIME_AFTER = (RoundStatus.CLOSED, RoundStatus.SCORED)
+
+
 class Round(models.Model):
     """One rack of a game, from the draw to the published top.
 
@@ -217,13 +222,37 @@ class Round(models.Model):
         remaining = self.remaining(at=at)
         return remaining is not None and (self.is_paused or remaining > timedelta(0))
 
+    def slip_refusal(self, *, at: datetime, grace: timedelta) -> str | None:
+        """Why a player's slip received at ``at`` does not count, as its refusal code, or None
+        when it counts: the one rule of the deadline for slips (the slip service asks it).
+
+        A slip counts when it arrived by the deadline plus the grace (``slips_end``), even if
+        the round has closed (or been scored) since; while the clock is stopped, only a slip
+        that arrived before it stopped counts."""
+        if self.status not in (Round.Status.OPEN, *SLIPS_IN_TIME_AFTER) or self.deadline is None:
+            return "round_not_open"
+        paused_at = self.paused_at if self.status == Round.Status.OPEN else None
+        if paused_at is not None and at > paused_at:
+            return "round_paused"
+        if at > slips_end(deadline=self.deadline, grace=grace):
+            return "deadline_passed"
+        return None
+
     def accepts_slips(self, *, at: datetime, grace: timedelta) -> bool:
-        """A slip received at ``at`` counts: the round is open and ``at`` is within
-        deadline + grace (the grace covers a slip sent just before the deadline). While the
-        clock is stopped, only a slip that arrived before it stopped counts."""
-        if self.status != self.Status.OPEN or self.deadline is None:
-            return False
-        paused_at = self.paused_at
-        if paused_at is not None:
-            return at <= paused_at
-        return at <= self.deadline + grace
+        """A player's slip received at ``at`` counts (``slip_refusal`` has nothing to say)."""
+        return self.slip_refusal(at=at, grace=grace) is None
+
+    def closes_at(self, *, grace: timedelta) -> datetime | None:
+        """When the clock closes the round (the deadline plus the grace: no slip counts after
+        it); None before it opens."""
+        return None if self.deadline is None else slips_end(deadline=self.deadline, grace=grace)
+
+    def is_due_to_close(self, *, at: datetime, grace: timedelta) -> bool:
+        """Open, its clock running, and ``at`` is past the deadline plus the grace."""
+        closes_at = self.closes_at(grace=grace)
+        return (
+            self.status == Round.Status.OPEN
+            and self.paused_remaining is None
+            and closes_at is not None
+            and at >= closes_at
+        )

@@ -1,0 +1,54 @@
+"""One concept, one definition (docs/style.md): each rule below lives in one module, and these
+tests fail when a second definition of it appears in the code (``tournament``, ``arbiter``,
+``web``, the scripts), so the copies cannot drift apart again. The behaviour tests that the
+uses agree live beside each concept's own tests."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("tournament", "arbiter", "web")
+
+
+def modules() -> Iterator[tuple[str, ast.Module]]:
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if "migrations" in path.parts:
+                continue
+            yield str(path.relative_to(ROOT)), ast.parse(path.read_text(), str(path))
+
+
+def places(match: Callable[[ast.AST], bool], *, home: set[str]) -> list[str]:
+    """Where ``match`` holds outside the modules in ``home``, as path:line."""
+    found = []
+    for name, tree in modules():
+        if name in home:
+            continue
+        found += [f"{name}:{getattr(node, 'lineno', 0)}" for node in ast.walk(tree) if match(node)]
+    return found
+
+
+def _says(node: ast.AST, *words: str) -> bool:
+    text = ast.unparse(node)
+    return any(word in text for word in words)
+
+
+def test_the_deadline_plus_the_grace_is_defined_once():
+    """``tournament.vocabulary.slips_end`` (used by ``Round.slip_refusal``, ``Round.closes_at``
+    and the training's clock): no other code adds the grace to a deadline, or filters rounds
+    on a deadline with the grace in it."""
+
+    def deadline_and_grace(node: ast.AST) -> bool:
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub):
+            sides = (node.left, node.right)
+            return any(_says(a, "deadline") for a in sides) and any(
+                _says(b, "grace") for b in sides
+            )
+        if isinstance(node, ast.keyword) and node.arg and node.arg.startswith("deadline__"):
+            return _says(node.value, "grace")
+        return False
+
+    assert places(deadline_and_grace, home={"tournament/vocabulary.py"}) == []
