@@ -52,3 +52,18 @@ def test_the_deadline_plus_the_grace_is_defined_once():
         return False
 
     assert places(deadline_and_grace, home={"tournament/vocabulary.py"}) == []
+
+
+def test_the_closed_event_refusal_is_defined_once():
+    """``tournament.services.closing.event_require_open``: no other code refuses because the
+    event is closed (tests ``is_closed`` or the finished status itself before raising)."""
+
+    def refuses_a_closed_event(node: ast.AST) -> bool:
+        if not isinstance(node, ast.If):
+            return False
+        test = ast.unparse(node.test)
+        if "is_closed" not in test and not ("FINISHED" in test and "event" in test.lower()):
+            return False
+        return any(isinstance(n, ast.Raise) for n in ast.walk(node))
+
+    assert places(refuses_a_closed_event, home={"tournament/services/closing.py"}) == []

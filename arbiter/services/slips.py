@@ -25,6 +25,7 @@ from tournament.errors import ApplicationError
 from tournament.models import Event, Player, Round, Submission
 from tournament.selectors import unique_or_none
 from tournament.services.audit import audit_record
+from tournament.services.closing import event_require_open
 
 _ROUND_COLUMNS = (
     "number",
@@ -191,12 +192,7 @@ def _check_arbiter_entry(round: Round, entered_by: User | None) -> None:
 
 def _check_taken(event: Event, player: Player) -> None:
     """No slip, from any source, in a closed event or from or for a withdrawn player."""
-    if event.is_closed:
-        raise SlipRefused(
-            _("%(event)s is closed: no slip is taken (its director can reopen it).")
-            % {"event": event.name},
-            data={"code": "event_closed"},
-        )
+    event_require_open(event, refused=SlipRefused)
     if player.is_withdrawn:
         raise SlipRefused(
             _(
