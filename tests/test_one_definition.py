@@ -67,3 +67,55 @@ def test_the_closed_event_refusal_is_defined_once():
         return any(isinstance(n, ast.Raise) for n in ast.walk(node))
 
     assert places(refuses_a_closed_event, home={"tournament/services/closing.py"}) == []
+
+
+def _round_query(node: ast.AST, status: str) -> bool:
+    """A query over rounds by ``status`` (``status=Round.Status.PUBLISHED``, ``status__in=
+    Round.IN_PLAY``...), ordered or not."""
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+        return False
+    if node.func.attr not in {"filter", "exclude"}:
+        return False
+    target = ast.unparse(node.func.value)
+    if not ("rounds" in target or "Round.objects" in target):
+        return False
+    return any(
+        kw.arg in {"status", "status__in"} and status in ast.unparse(kw.value)
+        for kw in node.keywords
+    )
+
+
+def _latest(node: ast.AST, status: str) -> bool:
+    """``<rounds by status>.order_by("-number"...)``: the latest round of some status."""
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+        return False
+    if node.func.attr != "order_by" or not any(
+        isinstance(a, ast.Constant) and str(a.value).startswith("-") for a in node.args
+    ):
+        return False
+    chain = node.func.value
+    while isinstance(chain, ast.Call) and isinstance(chain.func, ast.Attribute):
+        if _round_query(chain, status):
+            return True
+        chain = chain.func.value
+    return False
+
+
+def test_the_current_round_is_defined_once():
+    """``tournament.selectors.round_in_play``, ``event_round_in_play`` and ``round_current``:
+    no other code queries rounds for the ones in play, or takes the latest round not annulled."""
+
+    def current(node: ast.AST) -> bool:
+        return _round_query(node, "IN_PLAY") or _latest(node, "ANNULLED")
+
+    assert places(current, home={"tournament/selectors.py"}) == []
+
+
+def test_the_last_published_round_is_defined_once():
+    """``tournament.selectors.round_last_published``: no other code orders a game's published
+    rounds from the last to take the first."""
+
+    def last_published(node: ast.AST) -> bool:
+        return _latest(node, "PUBLISHED")
+
+    assert places(last_published, home={"tournament/selectors.py"}) == []

@@ -54,6 +54,7 @@ from engine.tiles import TileSet, rack_notation
 from engine.validate import move_from_tiles
 from tournament.errors import ApplicationError
 from tournament.models import Event, Game, Player, Round, Ruling
+from tournament.selectors import round_in_play
 from tournament.sigles import ResultLine, sigles_lines
 from tournament.vocabulary import ruling_total
 
@@ -248,11 +249,7 @@ def eliot_export(game: Game) -> EliotExport:
             )
         )
         kept = placement.leave
-    current = (
-        game.rounds.filter(status__in=Round.IN_PLAY).order_by("number").first()
-        if game.status != Game.Status.FINISHED
-        else None
-    )
+    current = round_in_play(game_id=game.pk) if game.status != Game.Status.FINISHED else None
     if current is not None:
         turns.append(
             EliotTurn(

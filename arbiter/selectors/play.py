@@ -21,7 +21,13 @@ from engine.board import Layout
 from engine.tiles import BLANK, TileSet
 from tournament.models import AuditEntry, Event, Game, Player, Round, Ruling, Submission
 from tournament.models.slip import RULING_CHOICES_SHOWN
-from tournament.selectors import game_current, game_current_queryset, unique_or_none
+from tournament.selectors import (
+    game_current,
+    game_current_queryset,
+    round_current,
+    round_last_published,
+    unique_or_none,
+)
 from tournament.vocabulary import ruling_total
 
 STANDINGS_LEADERS = 10
@@ -105,15 +111,6 @@ def _slip_json(slip: Submission | None) -> dict[str, Any] | None:
     }
 
 
-def _current_round(game: Game) -> Round | None:
-    return (
-        Round.objects.filter(game=game)
-        .exclude(status=Round.Status.ANNULLED)
-        .order_by("-number")
-        .first()
-    )
-
-
 def play_shared(*, event: Event, game: Game | None, now: datetime) -> dict[str, Any]:
     """What every phone of the event shows alike at ``now`` (the server clock): the event, the
     game, its board and the round in play. Rendered once per change for all of them
@@ -137,7 +134,7 @@ def play_shared(*, event: Event, game: Game | None, now: datetime) -> dict[str, 
     data["board"] = list(game.board)
     data["premiums"] = list(Layout.load(game.board_layout).rows)
     data["values"] = {**TileSet.load(game.tile_set).values, BLANK: 0}
-    current = _current_round(game)
+    current = round_current(game_id=game.pk)
     if current is not None:
         shows_rack = current.status != Round.Status.DRAWN
         remaining = current.remaining(at=now)
@@ -204,10 +201,8 @@ def play_personal_many(
     def only(queryset: Any) -> Any:
         return queryset if ids is None else queryset.filter(player_id__in=ids)
 
-    current = _current_round(game)
-    last = (
-        Round.objects.filter(game=game, status=Round.Status.PUBLISHED).order_by("-number").first()
-    )
+    current = round_current(game_id=game.pk)
+    last = round_last_published(game_id=game.pk)
     rulings = {
         row["submission_id"]: row
         for row in only(

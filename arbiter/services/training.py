@@ -30,6 +30,7 @@ from arbiter.services.rulings import judge_for
 from arbiter.services.slips import clean_entry
 from tournament.errors import ApplicationError
 from tournament.models import Game, Round, TrainingAttempt, TrainingSlip
+from tournament.selectors import round_last_published
 from tournament.services.audit import audit_record
 from tournament.vocabulary import slips_end
 
@@ -259,13 +260,8 @@ def training_next(*, attempt: TrainingAttempt, now: datetime) -> TrainingAttempt
         attempt = TrainingAttempt.objects.select_for_update().get(pk=attempt.pk)
         if attempt.is_finished or attempt.round_started_at is not None:
             return attempt
-        last = (
-            Round.objects.filter(game_id=attempt.game_id, status=Round.Status.PUBLISHED)
-            .order_by("-number")
-            .values_list("number", flat=True)
-            .first()
-        )
-        if last is None or attempt.round_number >= last:
+        last = round_last_published(game_id=attempt.game_id)
+        if last is None or attempt.round_number >= last.number:
             attempt.finished_at = now
             attempt.save(update_fields=["finished_at"])
             return attempt
