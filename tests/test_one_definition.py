@@ -6,6 +6,7 @@ uses agree live beside each concept's own tests."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -119,3 +120,16 @@ def test_the_last_published_round_is_defined_once():
         return _latest(node, "PUBLISHED")
 
     assert places(last_published, home={"tournament/selectors.py"}) == []
+
+
+def test_the_placed_ruling_codes_are_not_copied_into_the_scripts():
+    """``arbiter.rules.PLACED_CODES`` reaches the phone's script through the page's state; the
+    script holds no list of ruling codes of its own."""
+    codes = re.compile(r"""["'](valid_warning|reference_penalty|final_letter_penalty)["']""")
+    found = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for path in sorted((ROOT / "static").rglob("*.js"))
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if codes.search(line)
+    ]
+    assert found == []

@@ -16,6 +16,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Max, Subquery
 
+from arbiter.rules import PLACED_CODES
 from arbiter.selectors.standings import StandingRow, Standings, standings_event
 from engine.board import Layout
 from engine.tiles import BLANK, TileSet
@@ -146,7 +147,8 @@ def play_shared(*, event: Event, game: Game | None, now: datetime) -> dict[str, 
             "deadline": current.deadline if current.status == Round.Status.OPEN else None,
             "paused": current.is_paused,
             "remaining_seconds": remaining.total_seconds() if remaining is not None else None,
-            "accepts_slips": current.is_open(at=now) and not current.is_paused,
+            # the slip service's own rule, at the time of the render (the grace included)
+            "accepts_slips": current.accepts_slips(at=now, grace=event.grace),
         }
     return data
 
@@ -158,6 +160,7 @@ def _ruling_json(row: dict[str, Any]) -> dict[str, Any]:
     return {
         "code": row["code"],
         "label": str(_LABELS.get(row["code"], row["code"])),
+        "placed": row["code"] in PLACED_CODES,
         "reason": row["reason"],
         "points": row["points"],
         "total": _total(row),
@@ -288,6 +291,7 @@ def play_personal_many(
             mine[row["player_id"]]["result"]["ruling"] = {
                 "code": row["code"],
                 "label": str(_LABELS.get(row["code"], row["code"])),
+                "placed": row["code"] in PLACED_CODES,
                 "reason": row["reason"],
                 "points": row["points"],
                 "penalty": row["penalty"] + row["warning_penalty"],
