@@ -31,6 +31,7 @@ from tournament.models import Event, Game, Player, Round, Ruling, Submission
 from tournament.services.events import event_create
 from tournament.services.games import game_create
 from tournament.services.players import player_register
+from tournament.vocabulary import POLICY_DEFAULTS
 
 FIRST_NAMES = [
     "Ada",
@@ -105,7 +106,7 @@ def simulate_event(
     players: int,
     games: int,
     seed: int,
-    round_seconds: int = 180,
+    round_seconds: int = POLICY_DEFAULTS.round_seconds,
     mix: Mix | None = None,
     start: dt.datetime | None = None,
 ) -> dict[str, Any]:

@@ -133,3 +133,48 @@ def test_the_placed_ruling_codes_are_not_copied_into_the_scripts():
         if codes.search(line)
     ]
     assert found == []
+
+
+def test_the_policy_defaults_are_written_once():
+    """``tournament.vocabulary.POLICY_DEFAULTS``: no field, dataclass attribute or argument
+    named after a rule of the policy has the policy's default written again anywhere else."""
+    import dataclasses
+
+    from tournament.vocabulary import PolicyDefaults
+
+    defaults = dataclasses.asdict(PolicyDefaults())
+    names = set(defaults)
+
+    def literal(node: ast.AST | None) -> bool:
+        """A number written where the policy's own default is meant (its value again)."""
+        return (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, int | bool)
+            and node.value in defaults.values()
+        )
+
+    def own_default(node: ast.AST) -> bool:
+        if isinstance(node, ast.AnnAssign | ast.Assign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if not any(isinstance(t, ast.Name) and t.id in names for t in targets):
+                return False
+            if literal(node.value):
+                return True
+            return isinstance(node.value, ast.Call) and any(
+                kw.arg == "default" and literal(kw.value) for kw in node.value.keywords
+            )
+        if isinstance(node, ast.arguments):
+            positional = [*node.posonlyargs, *node.args]
+            pairs = list(
+                zip(positional[len(positional) - len(node.defaults) :], node.defaults, strict=True)
+            )
+            pairs += list(zip(node.kwonlyargs, node.kw_defaults, strict=True))
+            return any(arg.arg in names and literal(default) for arg, default in pairs)
+        if isinstance(node, ast.Call) and any(
+            isinstance(a, ast.Constant) and str(a.value).replace("-", "_").strip("_") in names
+            for a in node.args
+        ):  # parser.add_argument("--round-seconds", default=180)
+            return any(kw.arg == "default" and literal(kw.value) for kw in node.keywords)
+        return False
+
+    assert places(own_default, home={"tournament/vocabulary.py"}) == []

@@ -100,3 +100,18 @@ def test_an_audit_entry_cannot_be_changed_or_deleted_once_written():
     with pytest.raises(TypeError, match="append-only"):
         AuditEntry.objects.all().delete()
     assert AuditEntry.objects.get(pk=entry.pk).action == "tournament.test.done"
+
+
+def test_a_new_event_and_the_pure_rulings_start_from_the_same_policy():
+    import dataclasses
+
+    from arbiter.rules import Policy
+    from arbiter.state import policy_for
+    from tournament.models import Event
+    from tournament.vocabulary import POLICY_DEFAULTS
+
+    event = Event()
+    assert {name: getattr(event, name) for name in dataclasses.asdict(POLICY_DEFAULTS)} == (
+        dataclasses.asdict(POLICY_DEFAULTS)
+    )
+    assert policy_for(event) == Policy()

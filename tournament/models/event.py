@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models.choices import BoardLayout, Language, TieBreak, TileSet, in_choices
+from tournament.vocabulary import POLICY_DEFAULTS
 
 
 @functools.cache
@@ -51,31 +52,37 @@ class Event(models.Model):
     venue = models.CharField(max_length=200, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLANNED)
 
-    # The rules policy (rules.md): every number is a per-event setting with this default.
-    round_seconds = models.IntegerField(default=180, help_text=_("Time per round."))
+    # The rules policy (rules.md): every number is a per-event setting, its default written
+    # once (tournament.vocabulary.POLICY_DEFAULTS).
+    round_seconds = models.IntegerField(
+        default=POLICY_DEFAULTS.round_seconds, help_text=_("Time per round.")
+    )
     grace_seconds = models.IntegerField(
-        default=10, help_text=_("Slips received this long after the deadline still count.")
+        default=POLICY_DEFAULTS.grace_seconds,
+        help_text=_("Slips received this long after the deadline still count."),
     )
     warning_seconds = models.IntegerField(
-        default=30, help_text=_("Warning this long before the end.")
+        default=POLICY_DEFAULTS.warning_seconds, help_text=_("Warning this long before the end.")
     )
     warnings_free = models.IntegerField(
-        default=3, help_text=_("Warnings per game that cost nothing.")
+        default=POLICY_DEFAULTS.warnings_free, help_text=_("Warnings per game that cost nothing.")
     )
-    warning_penalty = models.IntegerField(default=5, help_text=_("Points per warning after those."))
+    warning_penalty = models.IntegerField(
+        default=POLICY_DEFAULTS.warning_penalty, help_text=_("Points per warning after those.")
+    )
     reference_rule_2016 = models.BooleanField(
-        default=True,
+        default=POLICY_DEFAULTS.reference_rule_2016,
         help_text=_(
             "From round 2, a wrong reference with a right word and score costs a "
             "penalty instead of zero."
         ),
     )
-    reference_penalty = models.IntegerField(default=5)
+    reference_penalty = models.IntegerField(default=POLICY_DEFAULTS.reference_penalty)
     solo_bonus = models.IntegerField(
-        default=10, help_text=_("Bonus when only one player finds the top.")
+        default=POLICY_DEFAULTS.solo_bonus, help_text=_("Bonus when only one player finds the top.")
     )
     solo_min_players = models.IntegerField(
-        default=16, help_text=_("Players needed for a solo bonus.")
+        default=POLICY_DEFAULTS.solo_min_players, help_text=_("Players needed for a solo bonus.")
     )
     publish_after_seconds = models.IntegerField(
         null=True,
