@@ -178,3 +178,32 @@ def test_the_policy_defaults_are_written_once():
         return False
 
     assert places(own_default, home={"tournament/vocabulary.py"}) == []
+
+
+def _text(node: ast.AST) -> str | None:
+    """A string constant's text, or an f-string's with ``{}`` for each value it holds."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+    return None
+
+
+def test_the_staffs_sentences_are_written_once():
+    """What the staff's page and the staff API say after a change is written beside its service
+    (``event_closed_said``...): no face writes its own version of it."""
+    name = r"(%\(\w+\)s|\{\})"
+    sentences = {
+        rf"{name} is closed: no new round": "tournament/services/closing.py",
+        rf"{name} is open again": "tournament/services/closing.py",
+        rf"{name} is no longer {name}": "tournament/services/users.py",
+        rf"{name} has withdrawn: no slip is taken": "tournament/services/players.py",
+        rf"{name} is back in the event": "tournament/services/players.py",
+    }
+    for sentence, home in sentences.items():
+
+        def writes(node: ast.AST, sentence: str = sentence) -> bool:
+            text = _text(node)
+            return text is not None and re.search(sentence, text) is not None
+
+        assert places(writes, home={home}) == [], sentence

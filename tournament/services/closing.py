@@ -73,3 +73,15 @@ def event_require_open(event: Event, *, refused: type[ApplicationError] = Applic
             % {"name": event.name},
             data={"code": "event_closed"},
         )
+
+
+def event_closed_said(event: Event) -> str:
+    """What the console and the API say once the event is closed (the one sentence)."""
+    return gettext(
+        "%(name)s is closed: no new round, no slip, no amendment until it is reopened."
+    ) % {"name": event.name}
+
+
+def event_reopened_said(event: Event) -> str:
+    """What the console and the API say once the event is reopened."""
+    return gettext("%(name)s is open again.") % {"name": event.name}
