@@ -155,6 +155,12 @@ class Round(models.Model):
         default=list, blank=True, help_text='Top moves, best first: [{"ref", "word", "score"}].'
     )
     tops_ready_at = models.DateTimeField(null=True, blank=True)
+    tops_queued_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the top-move search was last sent to the tops queue (the sweep sends it "
+        "again only when that is TOPS_REQUEUE_SECONDS old and the tops are still missing).",
+    )
     score_counts = models.JSONField(
         default=dict, blank=True, help_text="How many legal moves score what: {score: count}."
     )
