@@ -207,3 +207,19 @@ def test_the_staffs_sentences_are_written_once():
             return text is not None and re.search(sentence, text) is not None
 
         assert places(writes, home={home}) == [], sentence
+
+
+def test_a_jobs_progress_is_written_one_way():
+    """``tournament.services.progress.progress_report``: no other code writes a job's
+    ``progress`` with its message (the start, 0, and the end, 100, are the claims' own)."""
+
+    def writes_progress(node: ast.AST) -> bool:
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            return False
+        if node.func.attr != "update":
+            return False
+        given = {kw.arg: kw.value for kw in node.keywords}
+        value = given.get("progress")
+        return value is not None and not isinstance(value, ast.Constant)
+
+    assert places(writes_progress, home={"tournament/services/progress.py"}) == []
