@@ -223,3 +223,14 @@ def test_a_jobs_progress_is_written_one_way():
         return value is not None and not isinstance(value, ast.Constant)
 
     assert places(writes_progress, home={"tournament/services/progress.py"}) == []
+
+
+def test_no_code_reads_djangos_constraint_messages():
+    """Each constraint says its rule itself (``violation_error_message``): no code matches
+    Django's "Constraint “name” is violated." to replace it."""
+
+    def reads(node: ast.AST) -> bool:
+        text = _text(node)
+        return text is not None and "is violated" in text
+
+    assert places(reads, home=set()) == []

@@ -170,13 +170,21 @@ class Event(models.Model):
         ordering = ["-starts_on", "name"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(remote=False) | Q(host__isnull=False), name="event_remote_is_a_room"
+                condition=Q(remote=False) | Q(host__isnull=False),
+                name="event_remote_is_a_room",
+                violation_error_message=_(
+                    "Only a room of a simultaneous event is played elsewhere."
+                ),
             ),
             models.CheckConstraint(
-                condition=~Q(host=models.F("pk")), name="event_not_its_own_room"
+                condition=~Q(host=models.F("pk")),
+                name="event_not_its_own_room",
+                violation_error_message=_("An event cannot be a room of itself."),
             ),
             models.CheckConstraint(
-                condition=Q(round_seconds__gt=0), name="event_round_seconds_positive"
+                condition=Q(round_seconds__gt=0),
+                name="event_round_seconds_positive",
+                violation_error_message=_("The round time must be at least one second."),
             ),
             models.CheckConstraint(
                 condition=Q(
@@ -189,29 +197,53 @@ class Event(models.Model):
                     solo_min_players__gte=0,
                 ),
                 name="event_rules_non_negative",
+                violation_error_message=_(
+                    "Grace, warning time, free warnings, penalties, the solo bonus "
+                    "and the players needed for a solo cannot be negative."
+                ),
             ),
             models.CheckConstraint(
                 condition=Q(publish_after_seconds__isnull=True) | Q(publish_after_seconds__gte=0),
                 name="event_publish_after_non_negative",
+                violation_error_message=_(
+                    "Publishing by itself after a negative time is not "
+                    "possible: leave it empty (the director publishes) or give 0 seconds or more."
+                ),
             ),
             models.CheckConstraint(
                 condition=Q(warning_seconds__lt=models.F("round_seconds")),
                 name="event_warning_within_round",
+                violation_error_message=_(
+                    "The warning time must be shorter than the round time "
+                    "(the countdown warns before the end of the round)."
+                ),
             ),
             models.CheckConstraint(
-                condition=in_choices("status", EventStatus), name="event_status_valid"
+                condition=in_choices("status", EventStatus),
+                name="event_status_valid",
+                violation_error_message=_("The event's status is planned, running or finished."),
             ),
             models.CheckConstraint(
-                condition=in_choices("tile_set", TileSet), name="event_tile_set_valid"
+                condition=in_choices("tile_set", TileSet),
+                name="event_tile_set_valid",
+                violation_error_message=_("Choose a tile set from the list."),
             ),
             models.CheckConstraint(
-                condition=in_choices("board_layout", BoardLayout), name="event_board_layout_valid"
+                condition=in_choices("board_layout", BoardLayout),
+                name="event_board_layout_valid",
+                violation_error_message=_("Choose a board from the list."),
             ),
             models.CheckConstraint(
-                condition=in_choices("language", Language), name="event_language_valid"
+                condition=in_choices("language", Language),
+                name="event_language_valid",
+                violation_error_message=_("Choose a language from the list."),
             ),
             models.CheckConstraint(
-                condition=in_choices("tie_break", TieBreak), name="event_tie_break_valid"
+                condition=in_choices("tie_break", TieBreak),
+                name="event_tie_break_valid",
+                violation_error_message=_(
+                    "Choose how ties in the standings are ranked from the list."
+                ),
             ),
         ]
 
@@ -252,9 +284,15 @@ class EventRole(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["user", "event"], name="eventrole_one_per_user_event"),
+            models.UniqueConstraint(
+                fields=["user", "event"],
+                name="eventrole_one_per_user_event",
+                violation_error_message=_("That account already has a role in the event."),
+            ),
             models.CheckConstraint(
-                condition=in_choices("role", EventRoleName), name="eventrole_role_valid"
+                condition=in_choices("role", EventRoleName),
+                name="eventrole_role_valid",
+                violation_error_message=_("A role is director or arbiter."),
             ),
         ]
 

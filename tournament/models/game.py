@@ -68,24 +68,41 @@ class Game(models.Model):
         ordering = ["event", "number"]
         constraints = [
             models.UniqueConstraint(
-                fields=["event", "number"], name="game_number_unique_per_event"
-            ),
-            models.CheckConstraint(condition=Q(number__gt=0), name="game_number_positive"),
-            models.CheckConstraint(
-                condition=in_choices("source", GameSource), name="game_source_valid"
+                fields=["event", "number"],
+                name="game_number_unique_per_event",
+                violation_error_message=_("The event already has a game with that number."),
             ),
             models.CheckConstraint(
-                condition=in_choices("status", GameStatus), name="game_status_valid"
+                condition=Q(number__gt=0),
+                name="game_number_positive",
+                violation_error_message=_("A game number is 1 or more."),
+            ),
+            models.CheckConstraint(
+                condition=in_choices("source", GameSource),
+                name="game_source_valid",
+                violation_error_message=_(
+                    "A game is a random draw, a pre-drawn game or racks typed in."
+                ),
+            ),
+            models.CheckConstraint(
+                condition=in_choices("status", GameStatus),
+                name="game_status_valid",
+                violation_error_message=_("A game's status is set-up, running or finished."),
             ),
             models.CheckConstraint(
                 condition=~Q(source="predrawn") | Q(predrawn__isnull=False),
                 name="game_predrawn_has_document",
+                violation_error_message=_("A pre-drawn game needs its file."),
             ),
             models.CheckConstraint(
-                condition=in_choices("tile_set", TileSet), name="game_tile_set_valid"
+                condition=in_choices("tile_set", TileSet),
+                name="game_tile_set_valid",
+                violation_error_message=_("Choose a tile set from the list."),
             ),
             models.CheckConstraint(
-                condition=in_choices("board_layout", BoardLayout), name="game_board_layout_valid"
+                condition=in_choices("board_layout", BoardLayout),
+                name="game_board_layout_valid",
+                violation_error_message=_("Choose a board from the list."),
             ),
         ]
 
