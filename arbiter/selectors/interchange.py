@@ -34,7 +34,7 @@ from arbiter.selectors.standings import Standings, standings_event, standings_ga
 from arbiter.services.rulings import judge_for, slip_of
 from arbiter.state import lexicon_title, round_record
 from engine.board import Layout
-from engine.eliot import (
+from engine.eliot.model import (
     ELIOT_PENALTY_VALUE,
     ELIOT_WARNINGS_LIMIT,
     Dictionary,
@@ -44,9 +44,8 @@ from engine.eliot import (
     EliotPlayer,
     EliotTurn,
     Rack,
-    eliot_word,
-    eliot_write,
 )
+from engine.eliot.writer import eliot_word, eliot_write
 from engine.errors import EngineError
 from engine.gcg import gcg_write
 from engine.record import placements
