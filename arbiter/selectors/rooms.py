@@ -9,7 +9,8 @@ from typing import Any
 from django.db.models import Count
 from django.utils import timezone
 
-from arbiter.services.rooms import ROOM_RESULTS_FORMAT, ROOM_RESULTS_VERSION, RULING_FIELDS
+from arbiter.services.room_files import ROOM_RESULTS_FORMAT, ROOM_RESULTS_VERSION
+from arbiter.services.rooms import RULING_FIELDS
 from tournament.models import Event, Round, Ruling
 from tournament.selectors import event_round_in_play
 

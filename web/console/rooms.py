@@ -20,7 +20,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from arbiter.selectors.rooms import room_results, rooms_progress
 from arbiter.selectors.standings import standings_simultaneous_live
-from arbiter.services.rooms import RoomResultsError, room_results_import
+from arbiter.services.room_files import RoomResultsError
+from arbiter.services.rooms import room_results_import
 from tournament.categories import AGE_CATEGORIES, SERIES_MAX, SERIES_MIN
 from tournament.errors import ApplicationError
 from tournament.models import Event, Player
