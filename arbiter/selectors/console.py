@@ -14,15 +14,7 @@ from arbiter.state import board_before, lexicon_for
 from engine.movegen import ScoredMove, generate
 from engine.tiles import TileSet, rack_notation
 from tournament.models import AuditEntry, Discipline, Game, Player, Round, Ruling, Submission
-from tournament.selectors import unique_or_none
-
-
-def round_current(game: Game) -> Round | None:
-    """The round in play, else the last published one."""
-    return (
-        unique_or_none(game.rounds.filter(status__in=Round.IN_PLAY))
-        or game.rounds.filter(status=Round.Status.PUBLISHED).order_by("-number").first()
-    )
+from tournament.selectors import round_current, unique_or_none
 
 
 @dataclass(frozen=True)
@@ -106,7 +98,7 @@ class ConsoleState:
 
 
 def console_state(*, game: Game, now: datetime) -> ConsoleState:
-    current = round_current(game)
+    current = round_current(game_id=game.pk)
     # A withdrawn player hands in no slip: the console does not wait for them.
     players = Player.objects.filter(event_id=game.event_id, withdrawn_at__isnull=True).order_by(
         "table", "name"

@@ -23,6 +23,7 @@ from tournament.errors import ApplicationError
 from tournament.models import Player, Round, Ruling, Submission
 from tournament.selectors import unique_or_none
 from tournament.services.audit import audit_record
+from tournament.services.closing import event_require_open
 from tournament.vocabulary import RulingCode
 
 
@@ -75,7 +76,7 @@ def ruling_amend(
     round_require(
         round, Round.Status.SCORED, Round.Status.PUBLISHED, action=gettext_noop("amended")
     )
-    _require_event_open(round)
+    event_require_open(round.game.event)
     if code is not None and (code == RulingCode.MISSING) != (ruling.submission_id is None):
         raise ApplicationError(
             gettext(
@@ -159,7 +160,7 @@ def ruling_slip_enter(
     round_require(
         round, Round.Status.PUBLISHED, action=gettext_noop("given a slip after publication")
     )
-    _require_event_open(round)
+    event_require_open(round.game.event)
     old = unique_or_none(Ruling.objects.filter(round=round, player=player))
     before = None if old is None else _facts(old)
     word, ref = clean_entry(word, ref, score)
@@ -194,15 +195,6 @@ def ruling_slip_enter(
         },
     )
     return ruling
-
-
-def _require_event_open(round: Round) -> None:
-    event = round.game.event
-    if event.status == event.Status.FINISHED:
-        raise ApplicationError(
-            gettext("%(name)s is closed: its rulings can no longer be amended.")
-            % {"name": event.name}
-        )
 
 
 def _facts(ruling: Ruling) -> dict[str, object]:

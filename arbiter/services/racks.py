@@ -13,7 +13,6 @@ from arbiter.reasons import error_text
 from arbiter.services.common import (
     Actor,
     game_finish,
-    round_in_play,
 )
 from arbiter.state import engine_game, lexicon_require_ready
 from engine.errors import EngineError, RackError, RackRejected
@@ -22,6 +21,7 @@ from engine.replay import draw_planned
 from engine.tiles import TileSet
 from tournament.errors import ApplicationError
 from tournament.models import Game, Round
+from tournament.selectors import round_in_play
 from tournament.services.audit import audit_record
 from tournament.services.closing import event_require_open
 
@@ -41,7 +41,7 @@ def _check_can_draw(game: Game) -> None:
             gettext("Game %(number)s is over: %(finished)s.")
             % {"number": game.number, "finished": game.end_reason or gettext("finished")}
         )
-    current = round_in_play(game)
+    current = round_in_play(game_id=game.pk)
     if current is not None:
         raise ApplicationError(
             gettext(

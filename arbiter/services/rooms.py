@@ -28,10 +28,7 @@ from django.utils.translation import gettext
 from arbiter.reasons import end_text
 from arbiter.services.common import Actor
 from arbiter.services.room_files import (
-    MAX_BYTES,
     MAX_PROBLEMS,
-    ROOM_RESULTS_FORMAT,
-    ROOM_RESULTS_VERSION,
     FilePlayer,
     FileRound,
     FileRuling,
@@ -478,12 +475,4 @@ def _compared(fr: FileRuling) -> tuple[Any, ...]:
     return (*slip, *(getattr(fr, f) for f in _STORED))
 
 
-__all__ = [
-    "MAX_BYTES",
-    "ROOM_RESULTS_FORMAT",
-    "ROOM_RESULTS_VERSION",
-    "RULING_FIELDS",
-    "RoomImport",
-    "RoomResultsError",
-    "room_results_import",
-]
+__all__ = ["RULING_FIELDS", "RoomImport", "room_results_import"]

@@ -25,6 +25,7 @@ from tournament.errors import ApplicationError
 from tournament.models import Event, Player, Round, Submission
 from tournament.selectors import unique_or_none
 from tournament.services.audit import audit_record
+from tournament.services.closing import event_require_open
 
 _ROUND_COLUMNS = (
     "number",
@@ -191,12 +192,7 @@ def _check_arbiter_entry(round: Round, entered_by: User | None) -> None:
 
 def _check_taken(event: Event, player: Player) -> None:
     """No slip, from any source, in a closed event or from or for a withdrawn player."""
-    if event.is_closed:
-        raise SlipRefused(
-            _("%(event)s is closed: no slip is taken (its director can reopen it).")
-            % {"event": event.name},
-            data={"code": "event_closed"},
-        )
+    event_require_open(event, refused=SlipRefused)
     if player.is_withdrawn:
         raise SlipRefused(
             _(
@@ -223,17 +219,14 @@ def _check_phone_slip(round: Round, player: Player, at: datetime, late: bool) ->
             _("This player's access has been revoked: ask the director."),
             data={"code": "revoked"},
         )
-    on_time = round.status in (Round.Status.CLOSED, Round.Status.SCORED)
-    if round.status != Round.Status.OPEN and not on_time:
+    refusal = round.slip_refusal(at=at, grace=round.game.event.grace)
+    if refusal == "round_not_open":
         raise SlipRefused(
             _("Round %(round)s is not open (it is %(status)s).")
             % {"round": round.number, "status": round.get_status_display().lower()},
             data={"code": "round_not_open"},
         )
-    grace = timedelta(seconds=round.game.event.grace_seconds)
-    assert round.deadline is not None
-    paused_at = round.paused_at if round.status == Round.Status.OPEN else None
-    if paused_at is not None and at > paused_at:
+    if refusal == "round_paused":
         raise SlipRefused(
             _(
                 "The clock is stopped in round %(round)s: hand in your slip when it starts "
@@ -242,7 +235,8 @@ def _check_phone_slip(round: Round, player: Player, at: datetime, late: bool) ->
             % {"round": round.number, "left": _minutes(round.paused_remaining)},
             data={"code": "round_paused"},
         )
-    if at > round.deadline + grace:
+    if refusal == "deadline_passed":
+        assert round.deadline is not None
         raise SlipRefused(
             _(
                 "The deadline has passed: round %(round)s closed at %(deadline)s and this slip "

@@ -19,7 +19,7 @@ nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
@@ -30,7 +30,9 @@ from arbiter.services.rulings import judge_for
 from arbiter.services.slips import clean_entry
 from tournament.errors import ApplicationError
 from tournament.models import Game, Round, TrainingAttempt, TrainingSlip
+from tournament.selectors import round_last_published
 from tournament.services.audit import audit_record
+from tournament.vocabulary import slips_end
 
 TOPPING_TIMEOUT_PENALTY = 60  # seconds added to a topping round whose time ran out
 ROUND_SECONDS_MIN, ROUND_SECONDS_MAX = 10, 3600
@@ -115,7 +117,7 @@ class TrainingOutcome:
 def _late(attempt: TrainingAttempt, round: Round, now: datetime) -> bool:
     deadline = attempt.deadline()
     assert deadline is not None
-    return now > deadline + timedelta(seconds=round.game.event.grace_seconds)
+    return now > slips_end(deadline=deadline, grace=round.game.event.grace)
 
 
 def _claim_round_end(attempt: TrainingAttempt, now: datetime) -> bool:
@@ -258,13 +260,8 @@ def training_next(*, attempt: TrainingAttempt, now: datetime) -> TrainingAttempt
         attempt = TrainingAttempt.objects.select_for_update().get(pk=attempt.pk)
         if attempt.is_finished or attempt.round_started_at is not None:
             return attempt
-        last = (
-            Round.objects.filter(game_id=attempt.game_id, status=Round.Status.PUBLISHED)
-            .order_by("-number")
-            .values_list("number", flat=True)
-            .first()
-        )
-        if last is None or attempt.round_number >= last:
+        last = round_last_published(game_id=attempt.game_id)
+        if last is None or attempt.round_number >= last.number:
             attempt.finished_at = now
             attempt.save(update_fields=["finished_at"])
             return attempt

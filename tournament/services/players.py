@@ -262,3 +262,17 @@ def player_reinstate(*, player: Player, actor: User | None) -> Player:
         data={"player": player.pk, "name": player.name, "withdrawn_at": since.isoformat()},
     )
     return player
+
+
+def player_withdrawn_said(player: Player) -> str:
+    """What the staff's page says once a player has withdrawn."""
+    return gettext("%(name)s has withdrawn: no slip is taken from or for them any more.") % {
+        "name": player.name
+    }
+
+
+def player_reinstated_said(player: Player) -> str:
+    """What the staff's page says once a withdrawn player is back."""
+    return gettext("%(name)s is back in the event: their slips are taken again.") % {
+        "name": player.name
+    }

@@ -53,6 +53,7 @@ from tournament.errors import ApplicationError
 from tournament.models import WordList
 from tournament.models.choices import TileSet
 from tournament.models.wordlist import word_lists_dir
+from tournament.services.progress import progress_report
 
 log = logging.getLogger(__name__)
 
@@ -443,9 +444,8 @@ def _drop_connection() -> None:
 
 def _report(list_id: int, percent: int, step: str) -> None:
     # Only while compiling: a list the watch marked failed keeps the reason it was given.
-    WordList.objects.filter(pk=list_id, status=WordList.Status.COMPILING).update(
-        progress=min(100, max(0, percent)), message=str(STEPS.get(step, step))[:500]
-    )
+    compiling = WordList.objects.filter(pk=list_id, status=WordList.Status.COMPILING)
+    progress_report(compiling, percent=percent, message=str(STEPS.get(step, step)))
 
 
 def word_list_compile(*, word_list_id: int, now: dt.datetime | None = None) -> WordList | None:

@@ -76,7 +76,7 @@ from web.api.serializers import Shape, StaffErrorSerializer
 from web.api.staff import ACTION_SCHEMA, StaffGameActionView
 from web.console.actions import game_or_404
 from web.console.forms import EventForm, PolicyForm
-from web.console.setup import form_error, readable
+from web.console.setup import form_error
 from web.permissions import (
     DIRECTOR,
     STAFF,
@@ -127,7 +127,7 @@ def _form_data(request: Request, allowed: tuple[str, ...]) -> dict[str, Any]:
 
 
 def _refused(form: Any) -> ApplicationError:
-    return ApplicationError(readable(form_error(form)), data={"code": "invalid"})
+    return ApplicationError(form_error(form), data={"code": "invalid"})
 
 
 def _event_json(event: Event, role: str | None) -> Shape:
@@ -228,16 +228,13 @@ class EventsView(APIView):
         form = EventForm({**defaults, **data})
         if not form.is_valid():
             raise _refused(form)
-        try:
-            event = event_create(
-                name=form.cleaned_data["name"],
-                starts_on=form.cleaned_data["starts_on"],
-                venue=form.cleaned_data.get("venue", ""),
-                actor=user,
-                **{f: form.cleaned_data[f] for f in POLICY_FIELDS},
-            )
-        except ApplicationError as exc:
-            raise ApplicationError(readable(exc.message), data=exc.data) from None
+        event = event_create(
+            name=form.cleaned_data["name"],
+            starts_on=form.cleaned_data["starts_on"],
+            venue=form.cleaned_data.get("venue", ""),
+            actor=user,
+            **{f: form.cleaned_data[f] for f in POLICY_FIELDS},
+        )
         return Response(_event_json(event, DIRECTOR), status=status.HTTP_201_CREATED)
 
 
@@ -265,12 +262,9 @@ class EventView(APIView):
         form = PolicyForm({**model_to_dict(event, fields=POLICY_FIELDS), **data}, instance=event)
         if not form.is_valid():
             raise _refused(form)
-        try:
-            event = event_policy_update(
-                event=event, actor=user, **{f: form.cleaned_data[f] for f in data}
-            )
-        except ApplicationError as exc:
-            raise ApplicationError(readable(exc.message), data=exc.data) from None
+        event = event_policy_update(
+            event=event, actor=user, **{f: form.cleaned_data[f] for f in data}
+        )
         return Response(_event_json(event, event_role(user, event)))
 
 

@@ -138,11 +138,17 @@ class _MoveSerializer(serializers.Serializer[Shape]):
     score = serializers.IntegerField(allow_null=True)
 
 
+_PLACED = (
+    "The slip's move is on the board (valid, or valid with a penalty): the phone shows it as good."
+)
+
+
 class _RulingSerializer(serializers.Serializer[Shape]):
     code = serializers.CharField()
     # DRF's metaclass pops declared fields off the class, so this does not shadow Field.label;
     # the stubs cannot express that.
     label = serializers.CharField()  # type: ignore[assignment]
+    placed = serializers.BooleanField(help_text=_PLACED)
     reason = serializers.CharField()
     points = serializers.IntegerField()
     penalty = serializers.IntegerField()
@@ -162,6 +168,7 @@ class _ResultSerializer(serializers.Serializer[Shape]):
 class _SlipRulingSerializer(serializers.Serializer[Shape]):
     code = serializers.CharField()
     label = serializers.CharField()  # type: ignore[assignment]  # as _RulingSerializer.label
+    placed = serializers.BooleanField(help_text=_PLACED)
     reason = serializers.CharField()
     points = serializers.IntegerField(help_text="Points for the move.")
     total = serializers.IntegerField(

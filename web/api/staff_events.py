@@ -25,7 +25,12 @@ from rest_framework.views import APIView
 
 from tournament.errors import NotFound
 from tournament.models import Event, EventRole, Invitation, Player
-from tournament.services.closing import event_close, event_reopen
+from tournament.services.closing import (
+    event_close,
+    event_closed_said,
+    event_reopen,
+    event_reopened_said,
+)
 from tournament.services.invitations import invitation_create, invitation_revoke
 from tournament.services.players import (
     player_register,
@@ -33,7 +38,7 @@ from tournament.services.players import (
     player_update,
     player_withdraw,
 )
-from tournament.services.users import event_role_remove
+from tournament.services.users import event_role_remove, event_role_removed_said
 from web.api.serializers import (
     EventClosingSerializer,
     EventPlayerSerializer,
@@ -193,8 +198,7 @@ class StaffRoleRemoveView(DirectorAPIView):
     def post(self, request: Request, slug: str, role_id: int) -> Response:
         user, event = self.director(request, slug)
         role = event_role_remove(role=_one(EventRole.objects, role_id, "role", event), actor=user)
-        what = role.get_role_display().lower()
-        return Response({"detail": f"{role.user.get_username()} is no longer {what}."})
+        return Response({"detail": event_role_removed_said(role)})
 
 
 class PlayersView(DirectorAPIView):
@@ -280,8 +284,7 @@ class EventCloseView(DirectorAPIView):
     def post(self, request: Request, slug: str) -> Response:
         user, event = self.director(request, slug)
         closed = event_close(event=event, actor=user)
-        detail = f"{closed.name} is closed: no new round, no slip, no amendment until reopened."
-        return Response({"detail": detail, "closed": closed.is_closed})
+        return Response({"detail": event_closed_said(closed), "closed": closed.is_closed})
 
 
 class EventReopenView(DirectorAPIView):
@@ -294,4 +297,4 @@ class EventReopenView(DirectorAPIView):
     def post(self, request: Request, slug: str) -> Response:
         user, event = self.director(request, slug)
         reopened = event_reopen(event=event, actor=user)
-        return Response({"detail": f"{reopened.name} is open again.", "closed": reopened.is_closed})
+        return Response({"detail": event_reopened_said(reopened), "closed": reopened.is_closed})

@@ -12,13 +12,12 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from arbiter.selectors.console import round_current
 from arbiter.services import clock, corrections, discipline, publishing, racks
 from arbiter.services.double_entry import slip_check_resolve
 from arbiter.services.slips import Existing, slip_check, slip_submit
 from tournament.errors import ApplicationError
 from tournament.models import Discipline, Game, Player, Round, Ruling, Submission
-from tournament.selectors import unique_or_none
+from tournament.selectors import round_current, unique_or_none
 from tournament.vocabulary import TABLE_MAX, TABLE_MIN
 from web.inputs import (
     BIGINT_MAX,
@@ -139,7 +138,7 @@ def _flag(data: Data, key: str) -> bool:
 
 
 def _round(game: Game) -> Round:
-    current = round_current(game)
+    current = round_current(game_id=game.pk)
     if current is None or current.status == Round.Status.PUBLISHED:
         raise ApplicationError(
             gettext("Game %(number)s has no round in play: draw the next rack first.")
@@ -362,7 +361,7 @@ def _discipline_withdraw(game: Game, user: User, data: Data) -> str:
 
 
 def _slip(game: Game, user: User, data: Data) -> str:
-    current = round_current(game)
+    current = round_current(game_id=game.pk)
     if current is None:
         raise ApplicationError(gettext("No round to enter slips for."))
     player = _player_at(game, data)

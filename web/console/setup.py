@@ -4,7 +4,6 @@ and who directs and arbitrates. Director only; every change goes through a servi
 
 from __future__ import annotations
 
-import re
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,6 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.formats import number_format
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
 from arbiter.services.interchange import (
@@ -52,68 +50,6 @@ from web.console.forms import (
 )
 from web.permissions import DIRECTOR, AuthenticatedHttpRequest, event_roles, signed_in
 
-# The database's constraints on what the set-up writes, by name, as the page says them: the
-# model's own message ("Constraint “event_warning_within_round” is violated.") names a
-# constraint, not the rule.
-CONSTRAINT_MESSAGES = {
-    "event_remote_is_a_room": _("Only a room of a simultaneous event is played elsewhere."),
-    "event_not_its_own_room": _("An event cannot be a room of itself."),
-    "event_round_seconds_positive": _("The round time must be at least one second."),
-    "event_rules_non_negative": _(
-        "Grace, warning time, free warnings, penalties, the solo bonus "
-        "and the players needed for a solo cannot be negative."
-    ),
-    "event_publish_after_non_negative": _(
-        "Publishing by itself after a negative time is not "
-        "possible: leave it empty (the director publishes) or give 0 seconds or more."
-    ),
-    "event_warning_within_round": _(
-        "The warning time must be shorter than the round time "
-        "(the countdown warns before the end of the round)."
-    ),
-    "event_status_valid": _("The event's status is planned, running or finished."),
-    "event_tile_set_valid": _("Choose a tile set from the list."),
-    "event_tie_break_valid": _("Choose how ties in the standings are ranked from the list."),
-    "event_board_layout_valid": _("Choose a board from the list."),
-    "event_language_valid": _("Choose a language from the list."),
-    "player_table_1_to_9999": _("A table number is 1 to 9,999."),
-    "player_table_unique_per_event": _("Another player already sits at that table."),
-    "player_licence_unique_per_event": _("Another player of the event has that licence number."),
-    "player_series_1_to_7": _("A series is 1 to 7."),
-    "player_age_category_valid": _("That is not an age category."),
-    "eventrole_one_per_user_event": _("That account already has a role in the event."),
-    "eventrole_role_valid": _("A role is director or arbiter."),
-    "game_number_positive": _("A game number is 1 or more."),
-    "game_number_unique_per_event": _("The event already has a game with that number."),
-    "game_predrawn_has_document": _("A pre-drawn game needs its file."),
-    "game_source_valid": _("A game is a random draw, a pre-drawn game or racks typed in."),
-    "game_status_valid": _("A game's status is set-up, running or finished."),
-    "game_tile_set_valid": _("Choose a tile set from the list."),
-    "game_board_layout_valid": _("Choose a board from the list."),
-}
-
-
-# Django's own message (its catalogues translate it), not one of ours: so not a literal here.
-_DJANGO_CONSTRAINT = "Constraint “%(name)s” is violated."
-
-
-def _constraint_pattern() -> re.Pattern[str]:
-    """Django's "Constraint “name” is violated." in the language in force, names captured."""
-    marker = "\x00"
-    sentence = gettext(_DJANGO_CONSTRAINT) % {"name": marker}
-    before, after = (re.escape(part) for part in sentence.split(marker))
-    return re.compile(f"{before}(?P<name>[a-z0-9_]+){after}")
-
-
-def readable(message: str) -> str:
-    """``message`` with every violated constraint's name replaced by the rule in words."""
-    return _constraint_pattern().sub(
-        lambda m: str(
-            CONSTRAINT_MESSAGES.get(m["name"], _("These values break a rule of the event."))
-        ),
-        message,
-    )
-
 
 def form_error(form: Any) -> str:
     """A form's errors as one sentence, each prefixed by its field."""
@@ -146,7 +82,7 @@ def event_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                     **{f: data[f] for f in POLICY_FIELDS},
                 )
             except ApplicationError as exc:
-                messages.error(request, readable(exc.message))
+                messages.error(request, exc.message)
             else:
                 messages.success(
                     request,
@@ -155,7 +91,7 @@ def event_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                 )
                 return redirect("console:setup", slug=event.slug)
         else:
-            messages.error(request, readable(form_error(form)))
+            messages.error(request, form_error(form))
     return render(request, "console/event_new.html", {"form": form})
 
 
@@ -342,7 +278,7 @@ def event_setup_post(
     except GameImportError as exc:
         messages.error(request, " ".join([exc.message, *exc.lines()[:10]]))
     except ApplicationError as exc:
-        messages.error(request, readable(exc.message))
+        messages.error(request, exc.message)
     return redirect("console:setup", slug=slug)
 
 

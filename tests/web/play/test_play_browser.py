@@ -130,6 +130,7 @@ def test_ann_joins_by_her_qr_link_hands_in_a_slip_and_sees_her_ruling_and_rank(
     page.wait_for_selector("#result:not([hidden]) .ruling", timeout=10_000)
     assert "H4 WROTE · 24" in page.inner_text("#result .result-top")
     assert page.get_attribute("#result .ruling", "data-code") == "valid"
+    assert page.get_attribute("#result .ruling", "class") == "ruling good"  # the state's "placed"
     assert "Rank 1 of 12" in page.inner_text("#result")
     page.wait_for_selector("#standings:not([hidden]) tr.me")
     assert "Ann" in page.inner_text("#standings tr.me")
