@@ -37,7 +37,7 @@ def _require_open(game: Game) -> None:
         raise ApplicationError(
             gettext("%(name)s is closed: its rulings can no longer be amended.")
             % {"name": game.event.name},
-            data={"code": "event_closed"},
+            code="event_closed",
         )
 
 
@@ -50,7 +50,7 @@ def discipline_warn(
     counts it when it is scored."""
     if not reason.strip():
         raise ApplicationError(
-            gettext("A disciplinary warning needs its reason."), data={"code": "reason_missing"}
+            gettext("A disciplinary warning needs its reason."), code="reason_missing"
         )
     game = _game_locked(round)
     _require_open(game)
@@ -59,7 +59,7 @@ def discipline_warn(
     if player.event_id != game.event_id:
         raise ApplicationError(
             gettext("%(name)s does not play this event.") % {"name": player.name},
-            data={"code": "not_a_player"},
+            code="not_a_player",
         )
     given = Discipline.objects.create(
         round=round,
@@ -87,7 +87,7 @@ def discipline_withdraw(*, discipline: Discipline, reason: str, actor: Actor) ->
     if not reason.strip():
         raise ApplicationError(
             gettext("Withdrawing a disciplinary warning needs its reason."),
-            data={"code": "reason_missing"},
+            code="reason_missing",
         )
     game = _game_locked(discipline.round)
     _require_open(game)

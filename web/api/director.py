@@ -100,7 +100,7 @@ _FILTER = [
 def _signed_in(request: Request) -> User:
     user = request.user
     if not isinstance(user, User) or not user.is_authenticated:
-        raise exceptions.NotAuthenticated()
+        raise exceptions.NotAuthenticated(code="not_authenticated")
     return user
 
 
@@ -116,18 +116,24 @@ def _form_data(request: Request, allowed: tuple[str, ...]) -> dict[str, Any]:
     """The body's fields, each one the call takes; a field it does not take is refused."""
     data = request.data
     if not isinstance(data, Mapping):
-        raise ApplicationError(gettext("The body must be a JSON object."), data={"code": "invalid"})
+        raise ApplicationError(gettext("The body must be a JSON object."), code="invalid")
     unknown = sorted(set(data) - set(allowed))
     if unknown:
         raise ApplicationError(
             gettext("Not a field of this call: %(fields)s.") % {"fields": ", ".join(unknown)},
-            data={"code": "unknown_field"},
+            code="unknown_field",
         )
     return dict(data)
 
 
+def _reworded(exc: ApplicationError) -> ApplicationError:
+    """``exc`` with each violated constraint named by its rule in words, its code kept."""
+    data = {key: value for key, value in exc.data.items() if key != "code"}
+    return ApplicationError(readable(exc.message), code=exc.code, data=data)
+
+
 def _refused(form: Any) -> ApplicationError:
-    return ApplicationError(readable(form_error(form)), data={"code": "invalid"})
+    return ApplicationError(readable(form_error(form)), code="invalid")
 
 
 def _event_json(event: Event, role: str | None) -> Shape:
@@ -237,7 +243,7 @@ class EventsView(APIView):
                 **{f: form.cleaned_data[f] for f in POLICY_FIELDS},
             )
         except ApplicationError as exc:
-            raise ApplicationError(readable(exc.message), data=exc.data) from None
+            raise _reworded(exc) from None
         return Response(_event_json(event, DIRECTOR), status=status.HTTP_201_CREATED)
 
 
@@ -270,7 +276,7 @@ class EventView(APIView):
                 event=event, actor=user, **{f: form.cleaned_data[f] for f in data}
             )
         except ApplicationError as exc:
-            raise ApplicationError(readable(exc.message), data=exc.data) from None
+            raise _reworded(exc) from None
         return Response(_event_json(event, event_role(user, event)))
 
 
@@ -305,7 +311,7 @@ class GamesView(APIView):
             if set(data) != {"predrawn"}:
                 raise ApplicationError(
                     gettext("A pre-drawn game takes no seed and is not drawn in advance."),
-                    data={"code": "invalid"},
+                    code="invalid",
                 )
             game, read = game_import_predrawn(
                 event=event,
@@ -319,15 +325,13 @@ class GamesView(APIView):
             )
         seed, in_advance = data.get("seed"), data.get("in_advance", False)
         if not isinstance(in_advance, bool):
-            raise ApplicationError(
-                gettext("in_advance is true or false."), data={"code": "invalid"}
-            )
+            raise ApplicationError(gettext("in_advance is true or false."), code="invalid")
         if seed is not None and (
             isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32
         ):
             raise ApplicationError(
                 gettext("The seed is a whole number from 0 to 4294967295."),
-                data={"code": "invalid"},
+                code="invalid",
             )
         if in_advance:
             game = game_draw_whole(event=event, actor=user, seed=seed)
@@ -457,7 +461,7 @@ class RoomsView(APIView):
         if not isinstance(name, str) or not isinstance(venue, str) or not isinstance(remote, bool):
             raise ApplicationError(
                 gettext("name and venue are texts, remote is true or false."),
-                data={"code": "invalid"},
+                code="invalid",
             )
         room = room_create(host=host, name=name, venue=venue, remote=remote, actor=user)
         progress = next(r for r in rooms_progress(host) if r.event.pk == room.pk)
@@ -523,7 +527,7 @@ class RoomResultsView(APIView):
         upload = request.FILES.get("file")
         if upload is None:
             raise ApplicationError(
-                gettext("Send the file as the multipart field 'file'."), data={"code": "no_file"}
+                gettext("Send the file as the multipart field 'file'."), code="no_file"
             )
         report = room_results_import(room=room, raw=upload.read(), actor=user)
         return Response(

@@ -70,7 +70,7 @@ class StaffGameActionView(APIView):
     def post(self, request: Request, slug: str, number: int, action: str) -> Response:
         user = request.user
         if not user.is_authenticated:  # IsAuthenticated has turned anonymous callers away
-            raise exceptions.NotAuthenticated()
+            raise exceptions.NotAuthenticated(code="not_authenticated")
         game = game_or_404(slug, number)
         return Response(
             {"detail": perform(game, user, action, request.data)}, status=status.HTTP_200_OK

@@ -66,7 +66,7 @@ class DirectorAPIView(APIView):
     def director(self, request: Request, slug: str) -> tuple[User, Event]:
         user = request.user
         if not user.is_authenticated:  # IsAuthenticated has turned anonymous callers away
-            raise exceptions.NotAuthenticated()
+            raise exceptions.NotAuthenticated(code="not_authenticated")
         return user, get_object_or_404(Event, slug=slug)
 
 
@@ -78,7 +78,7 @@ def _one(queryset: Any, pk: int, what: str, event: Event) -> Any:
         raise NotFound(
             gettext("There is no %(what)s %(pk)s in %(name)s.")
             % {"what": what, "pk": pk, "name": event.name},
-            data={"code": code},
+            code=code,
         )
     return found
 

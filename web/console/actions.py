@@ -80,19 +80,22 @@ def _int(data: Data, key: str, *, required: bool = True) -> int | None:
     if isinstance(raw, bool) or not isinstance(raw, str | int):
         raise ApplicationError(
             gettext("%(field)s must be a whole number.") % {"field": _label(key)},
+            code="not_a_number",
             data={"field": key},
         )
     value = str(raw).strip()
     if not value:
         if required:
             raise ApplicationError(
-                gettext("%(field)s is required.") % {"field": _label(key)}, data={"field": key}
+                gettext("%(field)s is required.") % {"field": _label(key)},
+                code="required",
+                data={"field": key},
             )
         return None
     try:
         return integer_parse(_label(key), value, INT_BOUNDS.get(key, INT_DEFAULT_BOUNDS))
     except ValueError as exc:
-        raise ApplicationError(str(exc), data={"field": key}) from None
+        raise ApplicationError(str(exc), code="bad_number", data={"field": key}) from None
 
 
 def _text(data: Data, key: str) -> str:
@@ -102,7 +105,9 @@ def _text(data: Data, key: str) -> str:
     raw = data.get(key, "")
     if isinstance(raw, bool) or not isinstance(raw, str | int):
         raise ApplicationError(
-            gettext("%(field)s must be text.") % {"field": _label(key)}, data={"field": key}
+            gettext("%(field)s must be text.") % {"field": _label(key)},
+            code="not_text",
+            data={"field": key},
         )
     value = str(raw)
     limit = TEXT_MAX_LENGTH.get(key, TEXT_DEFAULT_MAX_LENGTH)
@@ -110,11 +115,12 @@ def _text(data: Data, key: str) -> str:
         raise ApplicationError(
             gettext("%(field)s is longer than %(limit)s characters.")
             % {"field": _label(key), "limit": limit},
+            code="too_long",
             data={"field": key},
         )
     message = control_character_message(_label(key), value)
     if message is not None:
-        raise ApplicationError(message, data={"field": key})
+        raise ApplicationError(message, code="control_character", data={"field": key})
     return value
 
 
@@ -129,6 +135,7 @@ def _ref(data: Data) -> str:
                 "1-15 written with the digits 0-9 (H8 across, 8H down)."
             )
             % {"ref": ref},
+            code="bad_reference",
             data={"field": "ref"},
         )
     return ref
@@ -143,7 +150,8 @@ def _round(game: Game) -> Round:
     if current is None or current.status == Round.Status.PUBLISHED:
         raise ApplicationError(
             gettext("Game %(number)s has no round in play: draw the next rack first.")
-            % {"number": game.number}
+            % {"number": game.number},
+            code="no_round_in_play",
         )
     return current
 
@@ -152,7 +160,9 @@ def _player_at(game: Game, data: Data) -> Player:
     table = _int(data, "table")
     player = unique_or_none(Player.objects.filter(event_id=game.event_id, table=table))
     if player is None:
-        raise ApplicationError(gettext("No player sits at table %(table)s.") % {"table": table})
+        raise ApplicationError(
+            gettext("No player sits at table %(table)s.") % {"table": table}, code="no_such_table"
+        )
     return player
 
 
@@ -266,7 +276,8 @@ def _choice(data: Data, key: str) -> bool | None:
         return False
     raise ApplicationError(
         gettext("%(field)s is yes (1) or no (0), not '%(value)s'.")
-        % {"field": key.capitalize(), "value": value}
+        % {"field": key.capitalize(), "value": value},
+        code="not_yes_or_no",
     )
 
 
@@ -277,7 +288,7 @@ def _amend(game: Game, user: User, data: Data) -> str:
         .first()
     )
     if ruling is None:
-        raise ApplicationError(gettext("No such ruling in this game."))
+        raise ApplicationError(gettext("No such ruling in this game."), code="no_such_ruling")
     amended = corrections.ruling_amend(
         ruling=ruling,
         points=_int(data, "points", required=False),
@@ -303,7 +314,8 @@ def _amend_slip(game: Game, user: User, data: Data) -> str:
     if published is None:
         raise ApplicationError(
             gettext("Round %(number)s of game %(game)s is not published.")
-            % {"number": number, "game": game.number}
+            % {"number": number, "game": game.number},
+            code="round_not_published",
         )
     player = _player_at(game, data)
     ruling = corrections.ruling_slip_enter(
@@ -335,7 +347,8 @@ def _discipline(game: Game, user: User, data: Data) -> str:
     if round is None:
         raise ApplicationError(
             gettext("Game %(game)s has no round %(number)s.")
-            % {"game": game.number, "number": number}
+            % {"game": game.number, "number": number},
+            code="no_such_round",
         )
     player = _player_at(game, data)
     discipline.discipline_warn(round=round, player=player, reason=_text(data, "reason"), actor=user)
@@ -353,7 +366,9 @@ def _discipline_withdraw(game: Game, user: User, data: Data) -> str:
         .first()
     )
     if given is None:
-        raise ApplicationError(gettext("No such disciplinary warning in this game."))
+        raise ApplicationError(
+            gettext("No such disciplinary warning in this game."), code="no_such_discipline"
+        )
     discipline.discipline_withdraw(discipline=given, reason=_text(data, "reason"), actor=user)
     return gettext("%(name)s: the disciplinary warning of round %(number)s is withdrawn.") % {
         "name": given.player.name,
@@ -364,7 +379,7 @@ def _discipline_withdraw(game: Game, user: User, data: Data) -> str:
 def _slip(game: Game, user: User, data: Data) -> str:
     current = round_current(game)
     if current is None:
-        raise ApplicationError(gettext("No round to enter slips for."))
+        raise ApplicationError(gettext("No round to enter slips for."), code="no_round_in_play")
     player = _player_at(game, data)
     # The reference as the paper has it, even unreadable: the ruling counts it as none
     # (rules.md, rule 4), as for the same slip from a phone.
@@ -390,7 +405,8 @@ def _slip(game: Game, user: User, data: Data) -> str:
     if existing and existing not in set(Existing):
         raise ApplicationError(
             gettext("An entry over a slip is a correction or multiple, not '%(existing)s'.")
-            % {"existing": existing}
+            % {"existing": existing},
+            code="bad_existing",
         )
     slip = slip_submit(
         player=player,
@@ -423,6 +439,7 @@ def _resolve(game: Game, user: User, data: Data) -> str:
     if kept not in ("first", "second"):
         raise ApplicationError(
             gettext("Keep the first entry or the second, not '%(kept)s'.") % {"kept": kept},
+            code="bad_kept",
             data={"field": "kept"},
         )
     current = _round(game)
@@ -470,9 +487,13 @@ def game_or_404(slug: str, number: int) -> Game:
 def perform(game: Game, user: User, action: str, data: Data) -> str:
     """Run one named action for ``user`` on ``game`` (role checked); returns what happened."""
     if action not in ACTIONS:
-        raise ApplicationError(gettext("Unknown action '%(action)s'.") % {"action": action[:40]})
+        raise ApplicationError(
+            gettext("Unknown action '%(action)s'.") % {"action": action[:40]}, code="unknown_action"
+        )
     if not isinstance(data, Mapping):
-        raise ApplicationError(gettext("The body must be an object of named fields."))
+        raise ApplicationError(
+            gettext("The body must be an object of named fields."), code="invalid"
+        )
     roles, run = ACTIONS[action]
     role_require(user, game.event, *roles)
     return run(game, user, data)

@@ -197,7 +197,7 @@ def _policy_form(event: Event, data: Any = None) -> PolicyForm:
 def _policy(request: AuthenticatedHttpRequest, event: Event) -> str:
     form = _policy_form(event, request.POST)
     if not form.is_valid():
-        raise ApplicationError(form_error(form))
+        raise ApplicationError(form_error(form), code="invalid")
     event_policy_update(
         event=event, actor=request.user, **{f: form.cleaned_data[f] for f in POLICY_FIELDS}
     )
@@ -207,7 +207,7 @@ def _policy(request: AuthenticatedHttpRequest, event: Event) -> str:
 def _player(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> str:
     form = PlayerForm(request.POST)
     if not form.is_valid():
-        raise ApplicationError(form_error(form))
+        raise ApplicationError(form_error(form), code="invalid")
     data: dict[str, Any] = {k: v if v is not None else "" for k, v in form.cleaned_data.items()}
     data["table"] = form.cleaned_data["table"]
     data["series"] = form.cleaned_data["series"]
@@ -228,7 +228,7 @@ def _player(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> 
 def _game(request: AuthenticatedHttpRequest, event: Event) -> str:
     form = GameForm(request.POST, request.FILES)
     if not form.is_valid():
-        raise ApplicationError(form_error(form))
+        raise ApplicationError(form_error(form), code="invalid")
     data = form.cleaned_data
     if data["source"] == DRAWN_WHOLE:
         game = game_draw_whole(event=event, actor=request.user, seed=data.get("seed"))
@@ -257,7 +257,7 @@ def _word_list(request: AuthenticatedHttpRequest, event: Event) -> str:
     """Upload a word list for the event's tiles and play it; its compile goes to a worker."""
     form = WordListForm(request.POST, request.FILES)
     if not form.is_valid():
-        raise ApplicationError(form_error(form))
+        raise ApplicationError(form_error(form), code="invalid")
     upload = form.cleaned_data["file"]
     # Read one byte past the bound, so a file too large is said so without reading it all.
     data = upload.read(settings.WORD_LIST_MAX_BYTES + 1)
@@ -306,7 +306,7 @@ def _french_list(request: AuthenticatedHttpRequest, event: Event) -> str:
 def _role(request: AuthenticatedHttpRequest, event: Event) -> str:
     form = RoleForm(request.POST)
     if not form.is_valid():
-        raise ApplicationError(form_error(form))
+        raise ApplicationError(form_error(form), code="invalid")
     granted = event_role_grant(
         event=event,
         username=form.cleaned_data["username"],
@@ -337,7 +337,10 @@ def event_setup_post(
     }
     try:
         if what not in handlers:
-            raise ApplicationError(gettext("Nothing to set up called '%(what)s'.") % {"what": what})
+            raise ApplicationError(
+                gettext("Nothing to set up called '%(what)s'.") % {"what": what},
+                code="unknown_action",
+            )
         messages.success(request, handlers[what]())
     except GameImportError as exc:
         messages.error(request, " ".join([exc.message, *exc.lines()[:10]]))
