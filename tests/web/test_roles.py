@@ -113,7 +113,11 @@ ROUTES: dict[str, tuple[str, frozenset[str]]] = {
     "staff_api:event": ("GET", STAFF),  # PATCH: directors (tests/web/api/test_director_api)
     "staff_api:games": ("GET", STAFF),  # POST: directors (tests/web/api/test_director_api)
     "staff_api:game": ("GET", STAFF),
-    "staff_api:game_action": ("POST", STAFF),  # each action's own roles, as staff_api:action
+    "staff_api:game_action": ("POST", STAFF),
+    "staff_api:round": (
+        "GET",
+        STAFF,
+    ),  # a round's rulings, warnings, mismatches  # each action's own roles, as staff_api:action
     "staff_api:game_standings": ("GET", STAFF),
     "staff_api:standings": ("GET", STAFF),
     "staff_api:rooms": ("GET", STAFF),  # POST: directors (tests/web/test_rooms_pages)

@@ -8,7 +8,9 @@ workbook as JSON calls under ``/api/v1/events/``, for scripts and other programs
 | ``GET /api/v1/events/<slug>`` | staff | the event and its rules policy |
 | ``PATCH /api/v1/events/<slug>`` | director | some rules of the policy |
 | ``GET /api/v1/events/<slug>/games`` | staff | its games |
-| ``POST /api/v1/events/<slug>/games`` | director | the next game: a random draw, or drawn whole |
+| ``POST /api/v1/events/<slug>/games`` | director | the next game: a random draw, drawn whole, |
+| | | racks typed from the bag, or a pre-drawn engine document |
+| ``GET /api/v1/events/<slug>/games/<n>/rounds/<r>`` | staff | a round's rulings, with ids |
 | ``GET /api/v1/events/<slug>/games/<n>`` | staff | the game now: round, rack, clock, slips |
 | ``POST /api/v1/events/<slug>/games/<n>/<action>`` | per action | the console's actions |
 | ``GET /api/v1/events/<slug>/standings`` | staff | the event's standings (a category's) |
@@ -297,7 +299,8 @@ class GamesView(APIView):
         summary=(
             "The event's next game (directors): a random draw ({'seed': n} replays one), "
             "the whole game drawn now ({'in_advance': true}, what a simultaneous's rooms "
-            "play), or a pre-drawn game ({'predrawn': the engine's JSON document, as "
+            "play), racks typed from the bag ({'source': 'manual'}: the rack action enters "
+            "each), or a pre-drawn game ({'predrawn': the engine's JSON document, as "
             "python -m engine game --json writes it}; an Eliot save game goes to "
             "games/import as a file)"
         ),
@@ -306,9 +309,29 @@ class GamesView(APIView):
     )
     def post(self, request: Request, slug: str) -> Response:
         user, event = _event(request, slug, (DIRECTOR,))
-        data = _form_data(request, ("seed", "in_advance", "predrawn"))
+        data = _form_data(request, ("source", "seed", "in_advance", "predrawn"))
+        source = data.pop("source", None)
+        if source is not None and source not in Game.Source.values:
+            raise ApplicationError(
+                gettext("A game's source is %(sources)s.")
+                % {"sources": ", ".join(Game.Source.values)},
+                code="unknown_source",
+            )
+        if source == Game.Source.MANUAL:
+            if data:
+                raise ApplicationError(
+                    gettext("A game of racks typed from the bag takes no seed, no document."),
+                    code="invalid",
+                )
+            game = game_create(event=event, actor=user, source=Game.Source.MANUAL)
+            return Response(_game_json(game), status=status.HTTP_201_CREATED)
+        if source == Game.Source.PREDRAWN and "predrawn" not in data:
+            raise ApplicationError(
+                gettext("A pre-drawn game needs its document (engine `game --json`)."),
+                code="predrawn_required",
+            )
         if "predrawn" in data:
-            if set(data) != {"predrawn"}:
+            if set(data) != {"predrawn"} or source not in (None, Game.Source.PREDRAWN):
                 raise ApplicationError(
                     gettext("A pre-drawn game takes no seed and is not drawn in advance."),
                     code="invalid",
@@ -380,10 +403,11 @@ class GameView(APIView):
 
 
 class GameActionView(StaffGameActionView):
-    """``POST /api/v1/events/<slug>/games/<n>/<action>``: the staff API's game actions at the
-    director API's address (``/api/v1/staff/events/...`` stays, for the programs that use it)."""
+    """``POST /api/v1/events/<slug>/games/<n>/<action>``: a game's actions at their canonical
+    address (``/api/v1/staff/events/...``, the same view, stays for the programs that use it,
+    deprecated in the schema)."""
 
-    @extend_schema(operation_id="event_game_action", **ACTION_SCHEMA)
+    @extend_schema(operation_id="event_game_action", deprecated=False, **ACTION_SCHEMA)
     def post(self, request: Request, slug: str, number: int, action: str) -> Response:
         return super().post(request, slug, number, action)
 

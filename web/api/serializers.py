@@ -7,6 +7,7 @@ from typing import Any, TypeAlias
 
 from rest_framework import serializers
 
+from tournament.models import Discipline, Ruling, Submission
 from tournament.models.event import EventRoleName
 from tournament.services.invitations import DAYS_VALID, MAX_DAYS_VALID
 from tournament.vocabulary import TABLE_MAX, TABLE_MIN
@@ -314,7 +315,7 @@ class EventClosingSerializer(serializers.Serializer[Shape]):
 class StaffErrorSerializer(serializers.Serializer[Shape]):
     detail = serializers.CharField(help_text="What went wrong, for people.")
     code = serializers.CharField(
-        required=False, help_text="What went wrong, for programs (e.g. last_director)."
+        help_text="What went wrong, for programs (e.g. last_director, no_round_in_play)."
     )
     fields = serializers.DictField(  # type: ignore[assignment]  # as _RulingSerializer.label
         required=False, help_text="A malformed body: the message of each field."
@@ -323,3 +324,61 @@ class StaffErrorSerializer(serializers.Serializer[Shape]):
 
 class StaffDoneSerializer(serializers.Serializer[Shape]):
     detail = serializers.CharField(help_text="What happened, for people.")
+
+
+# The director API's round: every field of each ruling, its slip and the disciplinary warnings,
+# as the models have them (ModelSerializer: a field added to a model is in the answer and the
+# schema at once). Read from a selector's rows (``select_related``): no query here.
+
+
+class SlipRecordSerializer(serializers.ModelSerializer[Any]):
+    """A slip as stored (the ruled one): every field of ``Submission``."""
+
+    class Meta:
+        model = Submission
+        fields = "__all__"
+
+
+class RulingRecordSerializer(serializers.ModelSerializer[Any]):
+    """A ruling as stored, with what the standings add (``total``) and the player's table and
+    name: every field of ``Ruling``; its ``id`` is what the ``amend`` action takes."""
+
+    total = serializers.IntegerField(read_only=True, help_text="What the standings add.")
+    name = serializers.CharField(source="player.name", read_only=True)
+    table = serializers.IntegerField(source="player.table", read_only=True, allow_null=True)
+    slip = SlipRecordSerializer(source="submission", read_only=True, allow_null=True)
+
+    class Meta:
+        model = Ruling
+        fields = "__all__"
+
+
+class DisciplineRecordSerializer(serializers.ModelSerializer[Any]):
+    """A disciplinary warning as stored; its ``id`` is what ``discipline_withdraw`` takes."""
+
+    name = serializers.CharField(source="player.name", read_only=True)
+    table = serializers.IntegerField(source="player.table", read_only=True, allow_null=True)
+
+    class Meta:
+        model = Discipline
+        fields = "__all__"
+
+
+class MismatchSerializer(serializers.Serializer[Shape]):
+    check = serializers.IntegerField(help_text="Its id: what the resolve action takes.")
+    player = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField()
+    first = serializers.DictField(allow_null=True, help_text="word, ref, score")
+    second = serializers.DictField(help_text="word, ref, score")
+    checked_by = serializers.CharField()
+
+
+class RoundRulingsSerializer(serializers.Serializer[Shape]):
+    number = serializers.IntegerField()
+    status = serializers.CharField()
+    rack = serializers.CharField()
+    played = serializers.DictField(allow_null=True, help_text="ref, word, score of the top played")
+    rulings = RulingRecordSerializer(many=True, help_text="One per player, by table.")
+    disciplines = DisciplineRecordSerializer(many=True)
+    mismatches = MismatchSerializer(many=True, help_text="Double entries that disagree.")

@@ -1,13 +1,13 @@
 """The v1 API: the player endpoints (``play_api``) and the staff's (``staff_api``): the director
-API's events, games, game actions and standings (``director``), the director's actions on the
-event's accounts, players and closing (``staff_events``), and a game's actions at their first
-address (``staff``)."""
+API's events, games, game actions and standings (``director``), a round's rulings
+(``rounds``), the director's actions on the event's accounts, players and closing
+(``staff_events``), and a game's actions at their first address (``staff``)."""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from web.api import director, staff, staff_events, views
+from web.api import director, rounds, staff, staff_events, views
 
 play_patterns = [
     path("play/state", views.PlayStateView.as_view(), name="state"),
@@ -24,6 +24,11 @@ staff_patterns = [
         "events/<slug:slug>/games/<int:number>/standings",
         director.GameStandingsView.as_view(),
         name="game_standings",
+    ),
+    path(
+        "events/<slug:slug>/games/<int:number>/rounds/<int:round_number>",
+        rounds.RoundRulingsView.as_view(),
+        name="round",
     ),
     path(
         "events/<slug:slug>/games/<int:number>/<str:action>",

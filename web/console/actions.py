@@ -4,6 +4,7 @@ say what happened. The console's forms and the staff API both come through here.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, overload
 
@@ -62,6 +63,15 @@ TEXT_MAX_LENGTH = {
     "kept": 16,
 }
 TEXT_DEFAULT_MAX_LENGTH = 200
+
+
+@dataclass(frozen=True)
+class Done:
+    """What an action did: its sentence for people and, for programs, the ids of what it made
+    or changed (``ruling``, ``slip``, ``discipline``...), which the API answers beside it."""
+
+    message: str
+    data: dict[str, Any] = field(default_factory=dict)
 
 
 def _label(key: str) -> str:
@@ -142,7 +152,12 @@ def _ref(data: Data) -> str:
 
 
 def _flag(data: Data, key: str) -> bool:
-    return str(data.get(key, "")) in {"1", "on", "true", "True"}
+    """A yes/no field: a JSON boolean, or as a form sends it ("1"/"on"/"true"; anything else,
+    or absent: no)."""
+    raw = data.get(key, "")
+    if isinstance(raw, bool):
+        return raw
+    return str(raw) in {"1", "on", "true", "True"}
 
 
 def _round(game: Game) -> Round:
@@ -265,8 +280,11 @@ def _choose_top(game: Game, user: User, data: Data) -> str:
 
 
 def _choice(data: Data, key: str) -> bool | None:
-    """A yes/no field an amendment may leave alone: "1"/"on"/"true" yes, "0"/"off"/"false" no,
-    empty or absent: unchanged."""
+    """A yes/no field an amendment may leave alone: a JSON boolean (as ``late`` takes), or as a
+    form sends it: "1"/"on"/"true" yes, "0"/"off"/"false" no; null, empty or absent: unchanged."""
+    raw = data.get(key)
+    if raw is None or isinstance(raw, bool):
+        return raw
     value = _text(data, key).strip().lower()
     if value in {"", "unchanged"}:
         return None
@@ -281,7 +299,7 @@ def _choice(data: Data, key: str) -> bool | None:
     )
 
 
-def _amend(game: Game, user: User, data: Data) -> str:
+def _amend(game: Game, user: User, data: Data) -> Done:
     ruling = (
         Ruling.objects.filter(pk=_int(data, "ruling"), round__game=game)
         .select_related("player")
@@ -300,14 +318,15 @@ def _amend(game: Game, user: User, data: Data) -> str:
         reason=_text(data, "reason"),
         actor=user,
     )
-    return gettext("%(name)s: now %(total)s points (%(ruling)s).") % {
+    message = gettext("%(name)s: now %(total)s points (%(ruling)s).") % {
         "name": ruling.player.name,
         "total": amended.total,
         "ruling": str(amended.get_code_display()).lower(),
     }
+    return Done(message, {"ruling": amended.pk})
 
 
-def _amend_slip(game: Game, user: User, data: Data) -> str:
+def _amend_slip(game: Game, user: User, data: Data) -> Done:
     """The slip of a player entered after its round was published (an amendment)."""
     number = _int(data, "round")
     published = game.rounds.filter(number=number, status=Round.Status.PUBLISHED).first()
@@ -328,7 +347,7 @@ def _amend_slip(game: Game, user: User, data: Data) -> str:
         reason=_text(data, "reason"),
         actor=user,
     )
-    return gettext(
+    message = gettext(
         "Table %(table)s (%(name)s), round %(number)s: %(ruling)s, %(total)s points."
     ) % {
         "table": player.table,
@@ -337,9 +356,10 @@ def _amend_slip(game: Game, user: User, data: Data) -> str:
         "ruling": str(ruling.get_code_display()).lower(),
         "total": ruling.total,
     }
+    return Done(message, {"ruling": ruling.pk, "slip": ruling.submission_id})
 
 
-def _discipline(game: Game, user: User, data: Data) -> str:
+def _discipline(game: Game, user: User, data: Data) -> Done:
     """A disciplinary warning for the player at a table, for a round of the game (rules.md,
     case 21)."""
     number = _int(data, "round")
@@ -351,12 +371,15 @@ def _discipline(game: Game, user: User, data: Data) -> str:
             code="no_such_round",
         )
     player = _player_at(game, data)
-    discipline.discipline_warn(round=round, player=player, reason=_text(data, "reason"), actor=user)
-    return gettext("Table %(table)s (%(name)s): a disciplinary warning in round %(number)s.") % {
+    given = discipline.discipline_warn(
+        round=round, player=player, reason=_text(data, "reason"), actor=user
+    )
+    message = gettext("Table %(table)s (%(name)s): a disciplinary warning in round %(number)s.") % {
         "table": player.table,
         "name": player.name,
         "number": number,
     }
+    return Done(message, {"discipline": given.pk})
 
 
 def _discipline_withdraw(game: Game, user: User, data: Data) -> str:
@@ -376,7 +399,7 @@ def _discipline_withdraw(game: Game, user: User, data: Data) -> str:
     }
 
 
-def _slip(game: Game, user: User, data: Data) -> str:
+def _slip(game: Game, user: User, data: Data) -> str | Done:
     current = round_current(game)
     if current is None:
         raise ApplicationError(gettext("No round to enter slips for."), code="no_round_in_play")
@@ -424,13 +447,14 @@ def _slip(game: Game, user: User, data: Data) -> str:
         if late
         else gettext("Table %(table)s (%(name)s): %(ref)s %(word)s %(score)s recorded.")
     )
-    return message % {
+    said = message % {
         "table": player.table,
         "name": player.name,
         "ref": slip.ref or "-",
         "word": slip.word,
         "score": slip.announced_score if slip.announced_score is not None else "-",
     }
+    return Done(said, {"slip": slip.pk})
 
 
 def _resolve(game: Game, user: User, data: Data) -> str:
@@ -454,7 +478,7 @@ def _resolve(game: Game, user: User, data: Data) -> str:
     return gettext("Mismatch resolved: the second entry stands.")
 
 
-Action = Callable[[Game, User, Data], str]
+Action = Callable[[Game, User, Data], str | Done]
 
 # action name -> (the roles allowed, the function): docs/design.md's roles table. Arbiters
 # run rounds (draw, open, pause, extend, close, publish), enter slips and amend rulings;
@@ -479,12 +503,80 @@ ACTIONS: dict[str, tuple[tuple[str, ...], Action]] = {
 }
 
 
+@dataclass(frozen=True)
+class Field:
+    """A field of an action's body: its kind (how the helpers above read it: ``int``, ``text``,
+    ``ref``, ``flag`` a yes/no, ``choice`` a yes/no/unchanged, ``one_of`` one of ``CHOICES``),
+    and whether the action needs it."""
+
+    kind: Literal["int", "text", "ref", "flag", "choice", "one_of"]
+    required: bool = False
+
+
+_INT, _INT_NEEDED = Field("int"), Field("int", required=True)
+_TEXT, _FLAG, _CHOICE, _ONE_OF = Field("text"), Field("flag"), Field("choice"), Field("one_of")
+
+# The values a ``one_of`` field takes.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "existing": tuple(e.value for e in Existing),
+    "kept": ("first", "second"),
+    "code": tuple(c.value for c in Ruling.Code),
+}
+
+# The body each action reads, field by field: the API's schema of the game actions is made from
+# it (``web.api.staff``), and tests/web/api/test_action_schema.py checks that every field an
+# action's function reads is declared here with its kind, and nothing more.
+ACTION_FIELDS: dict[str, dict[str, Field]] = {
+    "draw": {},
+    "rack": {"rack": _TEXT},
+    "open": {},
+    "extend": {"seconds": _INT_NEEDED},
+    "pause": {},
+    "resume": {},
+    "close": {},
+    "publish": {},
+    "annul": {"reason": _TEXT},
+    "choose_top": {"ref": Field("ref"), "word": _TEXT},
+    "amend": {
+        "ruling": _INT_NEEDED,
+        "points": _INT,
+        "penalty": _INT,
+        "code": _ONE_OF,
+        "warning": _CHOICE,
+        "averaged": _CHOICE,
+        "late": _CHOICE,
+        "reason": _TEXT,
+    },
+    "amend_slip": {
+        "round": _INT_NEEDED,
+        "table": _INT_NEEDED,
+        "word": _TEXT,
+        "ref": _TEXT,
+        "score": _INT,
+        "late": _FLAG,
+        "reason": _TEXT,
+    },
+    "discipline": {"round": _INT_NEEDED, "table": _INT_NEEDED, "reason": _TEXT},
+    "discipline_withdraw": {"discipline": _INT_NEEDED, "reason": _TEXT},
+    "slip": {
+        "table": _INT_NEEDED,
+        "word": _TEXT,
+        "ref": _TEXT,
+        "score": _INT,
+        "check": _FLAG,
+        "late": _FLAG,
+        "existing": _ONE_OF,
+    },
+    "resolve": {"kept": _ONE_OF, "check": _INT_NEEDED},
+}
+
+
 def game_or_404(slug: str, number: int) -> Game:
     """Game ``number`` of the event ``slug``, with its event; a 404 when there is none."""
     return get_object_or_404(Game.objects.select_related("event"), event__slug=slug, number=number)
 
 
-def perform(game: Game, user: User, action: str, data: Data) -> str:
+def perform(game: Game, user: User, action: str, data: Data) -> Done:
     """Run one named action for ``user`` on ``game`` (role checked); returns what happened."""
     if action not in ACTIONS:
         raise ApplicationError(
@@ -496,4 +588,5 @@ def perform(game: Game, user: User, action: str, data: Data) -> str:
         )
     roles, run = ACTIONS[action]
     role_require(user, game.event, *roles)
-    return run(game, user, data)
+    done = run(game, user, data)
+    return done if isinstance(done, Done) else Done(done)

@@ -73,7 +73,7 @@ def game_action(
 ) -> HttpResponse:
     game = game_or_404(slug, number)
     try:
-        messages.success(request, perform(game, request.user, action, request.POST))
+        messages.success(request, perform(game, request.user, action, request.POST).message)
     except ApplicationError as exc:
         if action == "slip":  # the arbiter's typing is never lost: the form comes back filled
             return _slip_entry_page(request, game, typed=request.POST, refused=exc, status=400)
