@@ -202,3 +202,8 @@ def round_record(*, game: Game, number: int) -> RoundRecord | None:
         .order_by("player__table", "given_at", "pk")
     )
     return RoundRecord(round, rulings, disciplines, double_entry_mismatches(round=round))
+
+
+def game_audit(*, game: Game) -> list[AuditEntry]:
+    """The game's whole audit log, newest first, with each entry's round."""
+    return list(AuditEntry.objects.filter(game=game).select_related("round").order_by("-at", "-pk"))

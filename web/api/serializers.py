@@ -7,7 +7,7 @@ from typing import Any, TypeAlias
 
 from rest_framework import serializers
 
-from tournament.models import Discipline, Ruling, Submission
+from tournament.models import AuditEntry, Discipline, Ruling, Submission
 from tournament.models.event import EventRoleName
 from tournament.services.invitations import DAYS_VALID, MAX_DAYS_VALID
 from tournament.vocabulary import TABLE_MAX, TABLE_MIN
@@ -322,6 +322,11 @@ class StaffErrorSerializer(serializers.Serializer[Shape]):
     )
 
 
+class RoleInSerializer(serializers.Serializer[Shape]):
+    username = serializers.CharField(max_length=150, help_text="An existing account's username.")
+    role = serializers.ChoiceField(choices=["director", "arbiter"])
+
+
 class StaffDoneSerializer(serializers.Serializer[Shape]):
     detail = serializers.CharField(help_text="What happened, for people.")
 
@@ -382,3 +387,39 @@ class RoundRulingsSerializer(serializers.Serializer[Shape]):
     rulings = RulingRecordSerializer(many=True, help_text="One per player, by table.")
     disciplines = DisciplineRecordSerializer(many=True)
     mismatches = MismatchSerializer(many=True, help_text="Double entries that disagree.")
+
+
+class RankedMoveSerializer(serializers.Serializer[Shape]):
+    rank = serializers.IntegerField(help_text="1 = a top; equal scores share a rank.")
+    ref = serializers.CharField()
+    word = serializers.CharField()
+    score = serializers.IntegerField()
+    used = serializers.CharField(help_text="The rack's tiles it uses, ? a blank.")
+
+
+class RoundMovesSerializer(serializers.Serializer[Shape]):
+    round = serializers.IntegerField()
+    rack = serializers.CharField()
+    total = serializers.IntegerField(help_text="How many legal moves in all.")
+    page = serializers.IntegerField()
+    pages = serializers.IntegerField()
+    moves = RankedMoveSerializer(many=True)
+
+
+class AuditEntrySerializer(serializers.ModelSerializer[Any]):
+    """An audit entry as stored (every field), with its round's number."""
+
+    round_number = serializers.IntegerField(
+        source="round.number", read_only=True, allow_null=True, default=None
+    )
+
+    class Meta:
+        model = AuditEntry
+        fields = "__all__"
+
+
+class TableSlipsSerializer(serializers.Serializer[Shape]):
+    table = serializers.IntegerField()
+    name = serializers.CharField()
+    round = serializers.IntegerField()
+    slips = SlipRecordSerializer(many=True, help_text="Newest first; `is_current` counts.")

@@ -191,12 +191,17 @@ def slip_table(request: HttpRequest, slug: str, number: int) -> JsonResponse:
     role_require(request.user, game.event, DIRECTOR, ARBITER)
     asked = str(request.GET.get("table", ""))
     if not (asked.isascii() and asked.isdigit() and 0 < len(asked) < 10):
-        return JsonResponse({"detail": gettext("Table is a whole number from 1.")}, status=400)
+        return JsonResponse(
+            {"detail": gettext("Table is a whole number from 1."), "code": "bad_table"}, status=400
+        )
     current = round_current(game)
     found = None if current is None else table_slips(round=current, table=int(asked))
     if found is None:
         return JsonResponse(
-            {"detail": gettext("No player sits at table %(table)s.") % {"table": int(asked)}},
+            {
+                "detail": gettext("No player sits at table %(table)s.") % {"table": int(asked)},
+                "code": "no_such_table",
+            },
             status=404,
         )
     return JsonResponse(
