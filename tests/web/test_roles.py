@@ -120,6 +120,9 @@ ROUTES: dict[str, tuple[str, frozenset[str]]] = {
     "staff_api:table_slips": ("GET", STAFF),  # a table's slips of the round in play
     "staff_api:word_list": ("GET", DIRECTORS),  # POST, an upload: test_director_setup_api
     "staff_api:word_list_french": ("POST", DIRECTORS),
+    "staff_api:players_import": ("POST", DIRECTORS),  # refused (400): no file
+    "staff_api:player_token_revoke": ("POST", DIRECTORS),
+    "staff_api:player_token_reissue": ("POST", DIRECTORS),
     "staff_api:game_standings": ("GET", STAFF),
     "staff_api:standings": ("GET", STAFF),
     "staff_api:rooms": ("GET", STAFF),  # POST: directors (tests/web/test_rooms_pages)

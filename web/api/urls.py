@@ -1,14 +1,14 @@
 """The v1 API: the player endpoints (``play_api``) and the staff's (``staff_api``): the director
 API's events, games, game actions and standings (``director``), a round's rulings
 (``rounds``), the director's actions on the event's accounts, players and closing
-(``staff_events``), the event's word list (``word_lists``), and a game's actions at their
-first address (``staff``)."""
+(``staff_events``), players' QR codes and imports (``players``), the event's word list
+(``word_lists``), and a game's actions at their first address (``staff``)."""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from web.api import director, rounds, staff, staff_events, views, word_lists
+from web.api import director, players, rounds, staff, staff_events, views, word_lists
 
 play_patterns = [
     path("play/state", views.PlayStateView.as_view(), name="state"),
@@ -79,6 +79,21 @@ staff_patterns = [
         name="role_remove",
     ),
     path("events/<slug:slug>/players", staff_events.PlayersView.as_view(), name="players"),
+    path(
+        "events/<slug:slug>/players/import",
+        players.PlayersImportView.as_view(),
+        name="players_import",
+    ),
+    path(
+        "events/<slug:slug>/players/<int:player_id>/token/revoke",
+        players.PlayerTokenRevokeView.as_view(),
+        name="player_token_revoke",
+    ),
+    path(
+        "events/<slug:slug>/players/<int:player_id>/token/reissue",
+        players.PlayerTokenReissueView.as_view(),
+        name="player_token_reissue",
+    ),
     path(
         "events/<slug:slug>/players/<int:player_id>",
         staff_events.PlayerView.as_view(),

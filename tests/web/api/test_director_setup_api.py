@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
 from tests.factories import EventFactory, EventRoleFactory, PlayerFactory, UserFactory
-from tournament.models import AuditEntry, EventRole, WordList
+from tournament.models import AuditEntry, EventRole, Player, WordList
 
 BASE = "/api/v1/events/club-night"
 
@@ -127,3 +127,40 @@ def test_the_director_chooses_the_open_french_list(room) -> None:
     assert body["builtin"] and "French" in body["detail"]
     event.refresh_from_db()
     assert event.tile_set == "fr"
+
+
+@pytest.mark.django_db
+def test_the_director_revokes_and_reissues_a_players_qr_code(room) -> None:
+    event, director, arbiter = room
+    ann = Player.objects.get(event=event, name="Ann")
+    old = ann.token
+    phone = APIClient()
+    phone.credentials(HTTP_AUTHORIZATION=f"Bearer {old}")
+    assert phone.get("/api/v1/play/state").status_code == 200
+    revoked = _ok(_api(director).post(f"{BASE}/players/{ann.pk}/token/revoke"))
+    assert revoked["player"]["id"] == ann.pk and "Ann" in revoked["detail"]
+    assert phone.get("/api/v1/play/state").status_code in (401, 403)
+    again = _api(director).post(f"{BASE}/players/{ann.pk}/token/revoke")
+    assert again.status_code == 400 and again.json()["code"] == "already_revoked"
+    reissued = _ok(_api(director).post(f"{BASE}/players/{ann.pk}/token/reissue"))
+    assert reissued["token"] != old and reissued["link"].endswith(f"/play/{reissued['token']}/")
+    phone.credentials(HTTP_AUTHORIZATION=f"Bearer {reissued['token']}")
+    assert phone.get("/api/v1/play/state").status_code == 200
+    assert _api(arbiter).post(f"{BASE}/players/{ann.pk}/token/reissue").status_code == 403
+    nobody = _api(director).post(f"{BASE}/players/99999/token/reissue")
+    assert nobody.status_code == 404 and nobody.json()["code"] == "no_such_player"
+
+
+@pytest.mark.django_db
+def test_the_director_imports_players_all_or_none(room) -> None:
+    event, director, _ = room
+    good = SimpleUploadedFile("players.csv", b"name,club,table\nBob,Lyon,2\nCleo,Nice,3\n")
+    made = _ok(_api(director).post(f"{BASE}/players/import", {"file": good}), 201)
+    assert [p["name"] for p in made["players"]] == ["Bob", "Cleo"]
+    bad = SimpleUploadedFile("players.csv", b"name,club,table\nDan,Lyon,2\n,Nice,4\n")
+    refused = _api(director).post(f"{BASE}/players/import", {"file": bad})
+    body = refused.json()
+    assert refused.status_code == 400 and body["code"] == "bad_file" and body["errors"]
+    assert not Player.objects.filter(event=event, name="Dan").exists()
+    none = _api(director).post(f"{BASE}/players/import", {})
+    assert none.status_code == 400 and none.json()["code"] == "no_file"
