@@ -74,7 +74,21 @@ from tournament.selectors import event_list_visible, host_of
 from tournament.services.events import POLICY_FIELDS, event_create, event_policy_update
 from tournament.services.games import game_create
 from tournament.services.rooms import room_create
-from web.api.serializers import Shape, StaffErrorSerializer
+from web.api.serializers import (
+    EventInSerializer,
+    EventOutSerializer,
+    GameCreatedSerializer,
+    GameInSerializer,
+    GameOutSerializer,
+    GameStateSerializer,
+    PolicySerializer,
+    RoomInSerializer,
+    RoomOutSerializer,
+    Shape,
+    SimultaneousStandingsSerializer,
+    StaffErrorSerializer,
+    StandingsOutSerializer,
+)
 from web.api.staff import ACTION_SCHEMA, StaffGameActionView
 from web.console.actions import game_or_404
 from web.console.forms import EventForm, PolicyForm
@@ -139,29 +153,33 @@ def _refused(form: Any) -> ApplicationError:
 
 
 def _event_json(event: Event, role: str | None) -> Shape:
-    return {
-        "slug": event.slug,
-        "name": event.name,
-        "starts_on": event.starts_on,
-        "venue": event.venue,
-        "status": event.status,
-        "closed": event.is_closed,
-        "role": role,
-        "policy": {name: getattr(event, name) for name in POLICY_FIELDS},
-    }
+    return EventOutSerializer(
+        {
+            "slug": event.slug,
+            "name": event.name,
+            "starts_on": event.starts_on,
+            "venue": event.venue,
+            "status": event.status,
+            "closed": event.is_closed,
+            "role": role,
+            "policy": {name: getattr(event, name) for name in POLICY_FIELDS},
+        }
+    ).data
 
 
 def _game_json(game: Game) -> Shape:
-    return {
-        "number": game.number,
-        "status": game.status,
-        "source": game.source,
-        "seed": game.seed,
-        "tile_set": game.tile_set,
-        "lexicon": game.lexicon,
-        "board_layout": game.board_layout,
-        "end_reason": game.end_reason,
-    }
+    return GameOutSerializer(
+        {
+            "number": game.number,
+            "status": game.status,
+            "source": game.source,
+            "seed": game.seed,
+            "tile_set": game.tile_set,
+            "lexicon": game.lexicon,
+            "board_layout": game.board_layout,
+            "end_reason": game.end_reason,
+        }
+    ).data
 
 
 def _moment(at: datetime | None) -> datetime | None:
@@ -192,12 +210,14 @@ def _row_json(row: StandingRow) -> Shape:
 
 
 def _standings_json(standings: Standings, only: PlayerFilter) -> Shape:
-    return {
-        "rounds": standings.rounds,
-        "top_total": standings.top_total,
-        "filter": {name: getattr(only, name) for name in PARAMETERS},
-        "rows": [_row_json(row) for row in standings.rows],
-    }
+    return StandingsOutSerializer(
+        {
+            "rounds": standings.rounds,
+            "top_total": standings.top_total,
+            "filter": {name: getattr(only, name) for name in PARAMETERS},
+            "rows": [_row_json(row) for row in standings.rows],
+        }
+    ).data
 
 
 def _only(request: Request) -> PlayerFilter:
@@ -206,7 +226,7 @@ def _only(request: Request) -> PlayerFilter:
 
 
 class _Object(serializers.Serializer[Shape]):
-    """An answer documented in this module's table (the schema names the call)."""
+    """A document whose shape is docs/interchange.md's (the room results file)."""
 
 
 class EventsView(APIView):
@@ -215,7 +235,7 @@ class EventsView(APIView):
     @extend_schema(
         operation_id="events_list",
         summary="The events the caller has a role in (every event, for a superuser)",
-        responses={200: _Object(many=True), **_ERRORS},
+        responses={200: EventOutSerializer(many=True), **_ERRORS},
     )
     def get(self, request: Request) -> Response:
         user = _signed_in(request)
@@ -226,8 +246,8 @@ class EventsView(APIView):
     @extend_schema(
         operation_id="events_create",
         summary="A new event, directed by its creator: name, starts_on, venue and any rule",
-        request=_Object,
-        responses={201: _Object, **_ERRORS},
+        request=EventInSerializer,
+        responses={201: EventOutSerializer, **_ERRORS},
     )
     def post(self, request: Request) -> Response:
         user = _signed_in(request)
@@ -255,7 +275,7 @@ class EventView(APIView):
     @extend_schema(
         operation_id="event_read",
         summary="The event and its rules policy",
-        responses={200: _Object, **_ERRORS},
+        responses={200: EventOutSerializer, **_ERRORS},
     )
     def get(self, request: Request, slug: str) -> Response:
         user, event = _event(request, slug, STAFF)
@@ -264,8 +284,8 @@ class EventView(APIView):
     @extend_schema(
         operation_id="event_policy_update",
         summary="Change some rules of the policy (directors); the others stay",
-        request=_Object,
-        responses={200: _Object, **_ERRORS},
+        request=PolicySerializer,
+        responses={200: EventOutSerializer, **_ERRORS},
     )
     def patch(self, request: Request, slug: str) -> Response:
         user, event = _event(request, slug, (DIRECTOR,))
@@ -288,7 +308,7 @@ class GamesView(APIView):
     @extend_schema(
         operation_id="event_games_list",
         summary="The event's games, by number",
-        responses={200: _Object(many=True), **_ERRORS},
+        responses={200: GameOutSerializer(many=True), **_ERRORS},
     )
     def get(self, request: Request, slug: str) -> Response:
         _, event = _event(request, slug, STAFF)
@@ -304,8 +324,8 @@ class GamesView(APIView):
             "python -m engine game --json writes it}; an Eliot save game goes to "
             "games/import as a file)"
         ),
-        request=_Object,
-        responses={201: _Object, **_ERRORS},
+        request=GameInSerializer,
+        responses={201: GameCreatedSerializer, **_ERRORS},
     )
     def post(self, request: Request, slug: str) -> Response:
         user, event = _event(request, slug, (DIRECTOR,))
@@ -343,7 +363,9 @@ class GamesView(APIView):
                 actor=user,
             )
             return Response(
-                {**_game_json(game), "detail": predrawn_imported_message(game, read)},
+                GameCreatedSerializer(
+                    {**_game_json(game), "detail": predrawn_imported_message(game, read)}
+                ).data,
                 status=status.HTTP_201_CREATED,
             )
         seed, in_advance = data.get("seed"), data.get("in_advance", False)
@@ -369,7 +391,7 @@ class GameView(APIView):
     @extend_schema(
         operation_id="event_game_read",
         summary="The game now: its round (rack, status, clock), who has handed in a slip",
-        responses={200: _Object, **_ERRORS},
+        responses={200: GameStateSerializer, **_ERRORS},
     )
     def get(self, request: Request, slug: str, number: int) -> Response:
         _event(request, slug, STAFF)
@@ -377,28 +399,34 @@ class GameView(APIView):
         state = console_state(game=game, now=timezone.now())
         r = state.round
         return Response(
-            _game_json(game)
-            | {
-                "round": None
-                if r is None
-                else {
-                    "number": r.number,
-                    "status": r.status,
-                    "rack": r.rack,
-                    "rack_shown": state.rack_shown,
-                    "opened_at": _moment(r.opened_at),
-                    "deadline": _moment(r.deadline),
-                    "paused": r.is_paused,
-                    "remaining_seconds": state.remaining,
-                    "tops_ready": r.tops_ready_at is not None,
-                    "played": {"ref": r.played_ref, "word": r.played_word, "score": r.played_score}
-                    if r.played_word
-                    else None,
-                },
-                "players": state.players,
-                "slips": state.slips,
-                "missing": [{"table": p.table, "name": p.name} for p in state.missing],
-            }
+            GameStateSerializer(
+                _game_json(game)
+                | {
+                    "round": None
+                    if r is None
+                    else {
+                        "number": r.number,
+                        "status": r.status,
+                        "rack": r.rack,
+                        "rack_shown": state.rack_shown,
+                        "opened_at": _moment(r.opened_at),
+                        "deadline": _moment(r.deadline),
+                        "paused": r.is_paused,
+                        "remaining_seconds": state.remaining,
+                        "tops_ready": r.tops_ready_at is not None,
+                        "played": {
+                            "ref": r.played_ref,
+                            "word": r.played_word,
+                            "score": r.played_score,
+                        }
+                        if r.played_word
+                        else None,
+                    },
+                    "players": state.players,
+                    "slips": state.slips,
+                    "missing": [{"table": p.table, "name": p.name} for p in state.missing],
+                }
+            ).data
         )
 
 
@@ -419,7 +447,7 @@ class EventStandingsView(APIView):
         operation_id="event_standings",
         summary="The event's standings (published rounds), a category's with the filter",
         parameters=_FILTER,
-        responses={200: _Object, **_ERRORS},
+        responses={200: StandingsOutSerializer, **_ERRORS},
     )
     def get(self, request: Request, slug: str) -> Response:
         _, event = _event(request, slug, STAFF)
@@ -434,7 +462,7 @@ class GameStandingsView(APIView):
         operation_id="event_game_standings",
         summary="A game's standings (published rounds), a category's with the filter",
         parameters=_FILTER,
-        responses={200: _Object, **_ERRORS},
+        responses={200: StandingsOutSerializer, **_ERRORS},
     )
     def get(self, request: Request, slug: str, number: int) -> Response:
         _event(request, slug, STAFF)
@@ -447,17 +475,19 @@ def _room_json(room: RoomProgress) -> dict[str, object]:
     def at(pair: tuple[int, int] | None) -> dict[str, int] | None:
         return None if pair is None else {"game": pair[0], "round": pair[1]}
 
-    return {
-        "slug": room.event.slug,
-        "name": room.event.name,
-        "venue": room.event.venue,
-        "host": room.is_host,
-        "remote": room.event.remote,
-        "players": room.players,
-        "published": room.published,
-        "last_published": at(room.last),
-        "in_play": at(room.in_play),
-    }
+    return RoomOutSerializer(
+        {
+            "slug": room.event.slug,
+            "name": room.event.name,
+            "venue": room.event.venue,
+            "host": room.is_host,
+            "remote": room.event.remote,
+            "players": room.players,
+            "published": room.published,
+            "last_published": at(room.last),
+            "in_play": at(room.in_play),
+        }
+    ).data
 
 
 class RoomsView(APIView):
@@ -466,7 +496,7 @@ class RoomsView(APIView):
     @extend_schema(
         operation_id="event_rooms_list",
         summary="The simultaneous's rooms, the host first, and how far each has played",
-        responses={200: _Object(many=True), **_ERRORS},
+        responses={200: RoomOutSerializer(many=True), **_ERRORS},
     )
     def get(self, request: Request, slug: str) -> Response:
         _, event = _event(request, slug, STAFF)
@@ -475,8 +505,8 @@ class RoomsView(APIView):
     @extend_schema(
         operation_id="event_rooms_create",
         summary="A new room of the event (directors): name, venue, remote",
-        request=_Object,
-        responses={201: _Object, **_ERRORS},
+        request=RoomInSerializer,
+        responses={201: RoomOutSerializer, **_ERRORS},
     )
     def post(self, request: Request, slug: str) -> Response:
         user, host = _event(request, slug, (DIRECTOR,))
@@ -502,7 +532,7 @@ class SimultaneousStandingsView(APIView):
             *_FILTER,
             OpenApiParameter("common", OpenApiTypes.BOOL, OpenApiParameter.QUERY, required=False),
         ],
-        responses={200: _Object, **_ERRORS},
+        responses={200: SimultaneousStandingsSerializer, **_ERRORS},
     )
     def get(self, request: Request, slug: str) -> Response:
         _, event = _event(request, slug, STAFF)
@@ -511,15 +541,17 @@ class SimultaneousStandingsView(APIView):
         host = host_of(event)
         standings = standings_simultaneous_live(host=host, only=only, common=common)
         return Response(
-            {
-                "host": host.slug,
-                "common": common,
-                "rounds": standings.rounds,
-                "rows": [
-                    _row_json(row) | {"room": row.room, "room_rounds": row.rounds}
-                    for row in standings.rows
-                ],
-            }
+            SimultaneousStandingsSerializer(
+                {
+                    "host": host.slug,
+                    "common": common,
+                    "rounds": standings.rounds,
+                    "rows": [
+                        _row_json(row) | {"room": row.room, "room_rounds": row.rounds}
+                        for row in standings.rows
+                    ],
+                }
+            ).data
         )
 
 

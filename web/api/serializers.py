@@ -7,8 +7,9 @@ from typing import Any, TypeAlias
 
 from rest_framework import serializers
 
-from tournament.models import AuditEntry, Discipline, Ruling, Submission
+from tournament.models import AuditEntry, Discipline, Event, Ruling, Submission
 from tournament.models.event import EventRoleName
+from tournament.services.events import POLICY_FIELDS
 from tournament.services.invitations import DAYS_VALID, MAX_DAYS_VALID
 from tournament.vocabulary import TABLE_MAX, TABLE_MIN
 from web.inputs import INT32_MAX
@@ -423,3 +424,166 @@ class TableSlipsSerializer(serializers.Serializer[Shape]):
     name = serializers.CharField()
     round = serializers.IntegerField()
     slips = SlipRecordSerializer(many=True, help_text="Newest first; `is_current` counts.")
+
+
+# The director API's answers (web.api.director): each is rendered through its serializer, so the
+# schema is the answer (a key the serializer does not declare is not sent).
+
+
+class PolicySerializer(serializers.ModelSerializer[Any]):
+    """Every rule of the event's policy (``tournament.services.events.POLICY_FIELDS``)."""
+
+    class Meta:
+        model = Event
+        fields = list(POLICY_FIELDS)
+
+
+class EventOutSerializer(serializers.Serializer[Shape]):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    starts_on = serializers.DateField()
+    venue = serializers.CharField(allow_blank=True)
+    status = serializers.CharField()
+    closed = serializers.BooleanField()
+    role = serializers.CharField(allow_null=True, help_text="director or arbiter.")
+    policy = PolicySerializer()
+
+
+class GameOutSerializer(serializers.Serializer[Shape]):
+    number = serializers.IntegerField()
+    status = serializers.CharField()
+    source = serializers.CharField(help_text="random, manual (racks typed) or predrawn.")  # type: ignore[assignment]  # a declared field, not Field.source
+    seed = serializers.IntegerField(allow_null=True)
+    tile_set = serializers.CharField()
+    lexicon = serializers.CharField()
+    board_layout = serializers.CharField()
+    end_reason = serializers.CharField(allow_blank=True)
+
+
+class GameCreatedSerializer(GameOutSerializer):
+    detail = serializers.CharField(required=False, help_text="A pre-drawn game: what was read.")
+
+
+class PlayedSerializer(serializers.Serializer[Shape]):
+    ref = serializers.CharField()
+    word = serializers.CharField()
+    score = serializers.IntegerField(allow_null=True)
+
+
+class RoundStateSerializer(serializers.Serializer[Shape]):
+    number = serializers.IntegerField()
+    status = serializers.CharField()
+    rack = serializers.CharField(allow_blank=True)
+    rack_shown = serializers.CharField(allow_blank=True, help_text="The leftover marked.")
+    opened_at = serializers.DateTimeField(allow_null=True)
+    deadline = serializers.DateTimeField(allow_null=True)
+    paused = serializers.BooleanField()
+    remaining_seconds = serializers.FloatField(allow_null=True)
+    tops_ready = serializers.BooleanField()
+    played = PlayedSerializer(allow_null=True)
+
+
+class TableNameSerializer(serializers.Serializer[Shape]):
+    table = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField()
+
+
+class GameStateSerializer(GameOutSerializer):
+    round = RoundStateSerializer(allow_null=True)
+    players = serializers.IntegerField(help_text="Players not withdrawn.")
+    slips = serializers.IntegerField(help_text="How many have handed in a slip.")
+    missing = TableNameSerializer(many=True, help_text="Who has not, by table.")
+
+
+class StandingRowSerializer(serializers.Serializer[Shape]):
+    rank = serializers.IntegerField()
+    overall_rank = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    club = serializers.CharField(allow_blank=True)
+    category = serializers.CharField(allow_blank=True)
+    licence = serializers.CharField(allow_blank=True)
+    series = serializers.IntegerField(allow_null=True)
+    age_category = serializers.CharField(allow_blank=True)
+    table = serializers.IntegerField(allow_null=True)
+    total = serializers.IntegerField()
+    gap = serializers.IntegerField()
+    top_pct = serializers.FloatField()
+    tops = serializers.IntegerField()
+    solos = serializers.IntegerField()
+    warnings = serializers.IntegerField()
+    penalties = serializers.IntegerField()
+    withdrawn = serializers.BooleanField()
+
+
+class StandingsFilterSerializer(serializers.Serializer[Shape]):
+    category = serializers.CharField(allow_null=True)
+    club = serializers.CharField(allow_null=True)
+    series = serializers.IntegerField(allow_null=True)
+    age_category = serializers.CharField(allow_null=True)
+
+
+class StandingsOutSerializer(serializers.Serializer[Shape]):
+    rounds = serializers.IntegerField()
+    top_total = serializers.IntegerField()
+    filter = StandingsFilterSerializer()
+    rows = StandingRowSerializer(many=True)
+
+
+class RoomRowSerializer(StandingRowSerializer):
+    room = serializers.CharField()
+    room_rounds = serializers.IntegerField(help_text="The rounds of the room that count.")
+
+
+class SimultaneousStandingsSerializer(serializers.Serializer[Shape]):
+    host = serializers.SlugField()
+    common = serializers.BooleanField()
+    rounds = serializers.IntegerField()
+    rows = RoomRowSerializer(many=True)
+
+
+class GameRoundSerializer(serializers.Serializer[Shape]):
+    game = serializers.IntegerField()
+    round = serializers.IntegerField()
+
+
+class RoomOutSerializer(serializers.Serializer[Shape]):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    venue = serializers.CharField(allow_blank=True)
+    host = serializers.BooleanField()
+    remote = serializers.BooleanField()
+    players = serializers.IntegerField()
+    published = serializers.IntegerField()
+    last_published = GameRoundSerializer(allow_null=True)
+    in_play = GameRoundSerializer(allow_null=True)
+
+
+class EventInSerializer(PolicySerializer):
+    """A new event: its name, date and venue, and any rule (the others keep their defaults)."""
+
+    name = serializers.CharField(max_length=200)
+    starts_on = serializers.DateField()
+    venue = serializers.CharField(required=False, allow_blank=True, max_length=200)
+
+    class Meta(PolicySerializer.Meta):
+        fields = ["name", "starts_on", "venue", *POLICY_FIELDS]
+
+
+class GameInSerializer(serializers.Serializer[Shape]):
+    source = serializers.ChoiceField(  # type: ignore[assignment]  # a declared field, not Field.source
+        choices=["random", "manual", "predrawn"],
+        required=False,
+        help_text="random (default), manual (racks typed from the bag), predrawn (with predrawn).",
+    )
+    seed = serializers.IntegerField(required=False, min_value=0, max_value=2**32 - 1)
+    in_advance = serializers.BooleanField(required=False, help_text="The whole game drawn now.")
+    predrawn = serializers.JSONField(
+        required=False, help_text="The engine's document: python -m engine game --json."
+    )
+
+
+class RoomInSerializer(serializers.Serializer[Shape]):
+    name = serializers.CharField(max_length=200)
+    venue = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    remote = serializers.BooleanField(required=False)

@@ -112,3 +112,40 @@ def test_the_served_schema_has_each_actions_body_with_every_field(client) -> Non
     assert "existing" in components["ActionSlip"]["properties"]
     assert "kept" in components["ActionResolve"]["properties"]
     assert "/api/v1/events/{slug}/games/{number}/rounds/{round_number}" in schema["paths"]
+
+
+@pytest.mark.django_db
+def test_the_director_apis_answers_are_their_schemas(client) -> None:
+    """Each answer is rendered through the serializer the schema is made from: the keys a
+    client reads are the properties the schema lists, every rule of the policy included."""
+    from rest_framework.test import APIClient
+
+    from tests.factories import EventFactory, EventRoleFactory, PlayerFactory, UserFactory
+    from tournament.services.events import POLICY_FIELDS
+
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    components = schema["components"]["schemas"]
+    event = EventFactory(slug="club-night")
+    director = UserFactory()
+    EventRoleFactory(event=event, user=director, role="director")
+    PlayerFactory(event=event, name="Ann", table=1)
+    api = APIClient()
+    api.force_login(director)
+    base = "/api/v1/events/club-night"
+    assert api.post(f"{base}/games", {"seed": 7}, format="json").status_code == 201
+    assert api.post(f"{base}/games/1/draw", {}, format="json").status_code == 200
+    answers = {
+        "EventOut": api.get(base).json(),
+        "GameOut": api.get(f"{base}/games").json()[0],
+        "GameState": api.get(f"{base}/games/1").json(),
+        "StandingsOut": api.get(f"{base}/standings").json(),
+        "RoomOut": api.get(f"{base}/rooms").json()[0],
+    }
+    for name, answer in answers.items():
+        assert set(answer) == set(components[name]["properties"]), name
+    assert set(answers["EventOut"]["policy"]) == set(POLICY_FIELDS)
+    assert set(components["Policy"]["properties"]) == set(POLICY_FIELDS)
+    assert set(answers["GameState"]["round"]) == set(components["RoundState"]["properties"])
+    operation = schema["paths"]["/api/v1/events/{slug}/games/{number}"]["get"]
+    body = operation["responses"]["200"]["content"]["application/json"]["schema"]
+    assert body["$ref"].endswith("/GameState")
