@@ -61,6 +61,7 @@ def round_require(round: Round, *statuses: str, action: str) -> None:
                 "action": gettext(action),
             },
             code="round_wrong_status",
+            data={"status": round.status, "allowed": list(statuses)},
         )
 
 

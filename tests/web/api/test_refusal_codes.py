@@ -82,7 +82,10 @@ def test_a_service_s_refusal_keeps_the_service_s_code(room) -> None:
     api = _api(director)
     assert api.post(f"{BASE}/games/1/draw", {}, format="json").status_code == 200
     _refused(api.post(f"{BASE}/games/1/draw", {}, format="json"), 400, "round_in_play")
-    _refused(api.post(f"{BASE}/games/1/resume", {}, format="json"), 400, "round_wrong_status")
+    wrong = _refused(
+        api.post(f"{BASE}/games/1/resume", {}, format="json"), 400, "round_wrong_status"
+    )
+    assert (wrong["status"], wrong["allowed"]) == ("drawn", ["open"])  # what a client can act on
 
 
 @pytest.mark.django_db
