@@ -74,6 +74,16 @@ def _postgres_unavailable() -> str | None:
     )
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """``make test`` runs the suite on every core (pytest-xdist, ``--dist loadgroup``). The
+    tests that share the Redis at ``$TEST_REDIS_URL`` (its queues, its channels: a worker
+    started by one test takes the tasks another sent) and the fault tests (each starts a whole
+    stack and times its rounds against the clock) run one at a time, on one of the workers."""
+    for item in items:
+        if item.get_closest_marker("redis") is not None or item.nodeid.startswith("tests/faults/"):
+            item.add_marker(pytest.mark.xdist_group("services"))
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     reasons = []
     if item.get_closest_marker("redis") is not None:
