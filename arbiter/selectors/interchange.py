@@ -207,7 +207,8 @@ def eliot_export(game: Game) -> EliotExport:
     except EngineError as exc:
         raise ApplicationError(
             gettext("Game %(game)s: the rounds do not replay: %(why)s")
-            % {"game": game.number, "why": error_text(exc, gettext)}
+            % {"game": game.number, "why": error_text(exc, gettext)},
+            code="rounds_do_not_replay",
         ) from None
     turns = []
     kept: str | None = None
@@ -410,7 +411,8 @@ def gcg_text(game: Game) -> str:
     except EngineError as exc:
         raise ApplicationError(
             gettext("Game %(game)s: the rounds do not replay: %(why)s")
-            % {"game": game.number, "why": error_text(exc, gettext)}
+            % {"game": game.number, "why": error_text(exc, gettext)},
+            code="rounds_do_not_replay",
         ) from None
 
 

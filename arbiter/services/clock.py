@@ -68,7 +68,9 @@ def round_open(*, round: Round, actor: Actor, now: datetime | None = None) -> Ro
 @transaction.atomic
 def round_extend(*, round: Round, seconds: int, actor: Actor) -> Round:
     if seconds <= 0:
-        raise ApplicationError(gettext("An extension is a positive number of seconds."))
+        raise ApplicationError(
+            gettext("An extension is a positive number of seconds."), code="bad_extension"
+        )
     round = round_locked(round)
     round_require(round, Round.Status.OPEN, action=gettext_noop("extended"))
     assert round.deadline is not None
@@ -89,13 +91,15 @@ def round_pause(*, round: Round, actor: Actor, now: datetime | None = None) -> R
     round_require(round, Round.Status.OPEN, action=gettext_noop("paused"))
     if round.paused_remaining is not None:
         raise ApplicationError(
-            gettext("Round %(number)s is already paused.") % {"number": round.number}
+            gettext("Round %(number)s is already paused.") % {"number": round.number},
+            code="round_paused",
         )
     assert round.deadline is not None
     if round.deadline <= now:
         raise ApplicationError(
             gettext("Round %(number)s's deadline has passed: it can no longer be paused.")
-            % {"number": round.number}
+            % {"number": round.number},
+            code="deadline_passed",
         )
     round.paused_remaining = round.deadline - now
     round.save(update_fields=["paused_remaining"])
@@ -110,7 +114,8 @@ def round_resume(*, round: Round, actor: Actor, now: datetime | None = None) -> 
     round_require(round, Round.Status.OPEN, action=gettext_noop("resumed"))
     if round.paused_remaining is None:
         raise ApplicationError(
-            gettext("Round %(number)s is not paused.") % {"number": round.number}
+            gettext("Round %(number)s is not paused.") % {"number": round.number},
+            code="round_not_paused",
         )
     round.deadline = now + round.paused_remaining
     round.paused_remaining = None

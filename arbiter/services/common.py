@@ -58,7 +58,9 @@ def round_require(round: Round, *statuses: str, action: str) -> None:
                 "status": said(round.status),
                 "allowed": allowed,
                 "action": gettext(action),
-            }
+            },
+            code="round_wrong_status",
+            data={"status": round.status, "allowed": list(statuses)},
         )
 
 

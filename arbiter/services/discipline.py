@@ -42,7 +42,7 @@ def discipline_warn(
     counts it when it is scored."""
     if not reason.strip():
         raise ApplicationError(
-            gettext("A disciplinary warning needs its reason."), data={"code": "reason_missing"}
+            gettext("A disciplinary warning needs its reason."), code="reason_missing"
         )
     game = _game_locked(round)
     event_require_open(game.event)
@@ -51,7 +51,7 @@ def discipline_warn(
     if player.event_id != game.event_id:
         raise ApplicationError(
             gettext("%(name)s does not play this event.") % {"name": player.name},
-            data={"code": "not_a_player"},
+            code="not_a_player",
         )
     given = Discipline.objects.create(
         round=round,
@@ -79,7 +79,7 @@ def discipline_withdraw(*, discipline: Discipline, reason: str, actor: Actor) ->
     if not reason.strip():
         raise ApplicationError(
             gettext("Withdrawing a disciplinary warning needs its reason."),
-            data={"code": "reason_missing"},
+            code="reason_missing",
         )
     game = _game_locked(discipline.round)
     event_require_open(game.event)

@@ -56,8 +56,8 @@ class GameImportError(ApplicationError):
                 count,
             )
             % {"count": count},
+            code="bad_file",
             data={
-                "code": "bad_file",
                 "errors": [
                     {
                         "line": p.line,

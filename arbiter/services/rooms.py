@@ -242,7 +242,8 @@ def room_results_import(*, room: Event, raw: bytes, actor: Actor) -> RoomImport:
                 "%(event)s is not a remote room of a simultaneous event: its results are its "
                 "own rulings, not a file."
             )
-            % {"event": room.name}
+            % {"event": room.name},
+            code="not_a_remote_room",
         )
     event_require_open(room)
     read = room_results_read(raw)

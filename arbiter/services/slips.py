@@ -55,12 +55,12 @@ def clean_entry(word: str, ref: str, score: int | None) -> tuple[str, str]:
     ruling whoever typed it."""
     word, ref = word.strip(), ref.strip().upper()
     if not word:
-        raise SlipRefused(_("Type the word as the slip has it."), data={"code": "malformed_word"})
+        raise SlipRefused(_("Type the word as the slip has it."), code="malformed_word")
     if len(word) > 15:
         raise SlipRefused(
             _("The word %(word)s has %(letters)s letters: at most 15.")
             % {"word": word, "letters": len(word)},
-            data={"code": "malformed_word"},
+            code="malformed_word",
         )
     if len(ref) > 4:
         raise SlipRefused(
@@ -69,12 +69,12 @@ def clean_entry(word: str, ref: str, score: int | None) -> tuple[str, str]:
                 "or junction letters (two to four: HOR)."
             )
             % {"ref": ref},
-            data={"code": "malformed_reference"},
+            code="malformed_reference",
         )
     if score is not None and not 0 <= score <= 9999:
         raise SlipRefused(
             _("The announced score is a whole number from 0 to 9999."),
-            data={"code": "malformed_score"},
+            code="malformed_score",
         )
     return word, ref
 
@@ -167,9 +167,7 @@ def _current_json(slip: Submission) -> dict[str, object]:
 
 def _check_arbiter_entry(round: Round, entered_by: User | None) -> None:
     if entered_by is None:
-        raise SlipRefused(
-            _("A slip entered by an arbiter says who entered it."), data={"code": "no_arbiter"}
-        )
+        raise SlipRefused(_("A slip entered by an arbiter says who entered it."), code="no_arbiter")
     if round.status == Round.Status.PUBLISHED:
         raise SlipRefused(
             _(
@@ -177,7 +175,7 @@ def _check_arbiter_entry(round: Round, entered_by: User | None) -> None:
                 "(it says why and who)."
             )
             % {"round": round.number},
-            data={"code": "round_published"},
+            code="round_published",
         )
     if round.status not in (Round.Status.OPEN, Round.Status.CLOSED, Round.Status.SCORED):
         raise SlipRefused(
@@ -186,7 +184,7 @@ def _check_arbiter_entry(round: Round, entered_by: User | None) -> None:
                 "until it is published."
             )
             % {"round": round.number, "status": round.get_status_display().lower()},
-            data={"code": "round_not_open"},
+            code="round_not_open",
         )
 
 
@@ -200,7 +198,7 @@ def _check_taken(event: Event, player: Player) -> None:
                 "(the director can reinstate them)."
             )
             % {"player": player.name, "event": event.name},
-            data={"code": "withdrawn"},
+            code="withdrawn",
         )
 
 
@@ -213,18 +211,18 @@ def _check_phone_slip(round: Round, player: Player, at: datetime, late: bool) ->
     """A player's own slip counts when it arrived (``at``, stamped when the request came in)
     before the deadline plus the grace, even if the round has closed since."""
     if late:
-        raise SlipRefused(_("Only an arbiter marks a slip late."), data={"code": "not_an_arbiter"})
+        raise SlipRefused(_("Only an arbiter marks a slip late."), code="not_an_arbiter")
     if not player.token_is_active:
         raise SlipRefused(
             _("This player's access has been revoked: ask the director."),
-            data={"code": "revoked"},
+            code="revoked",
         )
     refusal = round.slip_refusal(at=at, grace=round.game.event.grace)
     if refusal == "round_not_open":
         raise SlipRefused(
             _("Round %(round)s is not open (it is %(status)s).")
             % {"round": round.number, "status": round.get_status_display().lower()},
-            data={"code": "round_not_open"},
+            code="round_not_open",
         )
     if refusal == "round_paused":
         raise SlipRefused(
@@ -233,7 +231,7 @@ def _check_phone_slip(round: Round, player: Player, at: datetime, late: bool) ->
                 "again (%(left)s left)."
             )
             % {"round": round.number, "left": _minutes(round.paused_remaining)},
-            data={"code": "round_paused"},
+            code="round_paused",
         )
     if refusal == "deadline_passed":
         assert round.deadline is not None
@@ -247,7 +245,7 @@ def _check_phone_slip(round: Round, player: Player, at: datetime, late: bool) ->
                 "deadline": f"{timezone.localtime(round.deadline):%H:%M:%S}",
                 "arrived": f"{timezone.localtime(at):%H:%M:%S}",
             },
-            data={"code": "deadline_passed"},
+            code="deadline_passed",
         )
 
 
@@ -355,7 +353,7 @@ def _attempt_again(
                 "%(round)s (%(slip)s): send it as a new slip."
             )
             % {"round": round.number, "slip": f"{stored.ref or '-'} {stored.word}"},
-            data={"code": "attempt_reused"},
+            code="attempt_reused",
         )
     earlier = Submission.objects.filter(
         round_id=round.pk, player_id=stored.player_id, pk__lt=stored.pk
@@ -421,7 +419,7 @@ def _slip_submit(
         raise SlipRefused(
             _("%(player)s is not registered in %(event)s.")
             % {"player": player.name, "event": event.name},
-            data={"code": "not_your_event"},
+            code="not_your_event",
         )
     _check_taken(event, player)
     arbiter = source == Submission.Source.ARBITER
@@ -442,7 +440,8 @@ def _slip_submit(
                 "slip": f"{current.ref or '-'} {current.word} {current.announced_score}",
                 "source": current.get_source_display().lower(),
             },
-            data={"code": "slip_exists", "existing": _current_json(current)},
+            code="slip_exists",
+            data={"existing": _current_json(current)},
         )
     slip = slip_record(
         round=round,

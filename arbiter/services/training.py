@@ -62,7 +62,7 @@ def _round_of(attempt: TrainingAttempt) -> Round:
     if found is None:
         raise TrainingRefused(
             _("This game has no round %(number)s any more.") % {"number": attempt.round_number},
-            data={"code": "training_round_gone"},
+            code="training_round_gone",
         )
     return found
 
@@ -78,23 +78,21 @@ def training_start(
 ) -> TrainingAttempt:
     """A new attempt at ``game``, its first round's clock running from ``now``."""
     if not game.is_open_for_training:
-        raise TrainingRefused(
-            _("This game is not open for training."), data={"code": "training_closed"}
-        )
+        raise TrainingRefused(_("This game is not open for training."), code="training_closed")
     if mode not in TrainingAttempt.Mode.values:
         raise TrainingRefused(
-            _("Unknown training mode %(mode)s.") % {"mode": mode}, data={"code": "training_mode"}
+            _("Unknown training mode %(mode)s.") % {"mode": mode}, code="training_mode"
         )
     seconds = game.event.round_seconds if round_seconds is None else round_seconds
     if not ROUND_SECONDS_MIN <= seconds <= ROUND_SECONDS_MAX:
         raise TrainingRefused(
             _("The time per round is from %(low)s to %(high)s seconds.")
             % {"low": ROUND_SECONDS_MIN, "high": ROUND_SECONDS_MAX},
-            data={"code": "training_seconds"},
+            code="training_seconds",
         )
     if not training_rounds(game):
         raise TrainingRefused(
-            _("This game has no published round to replay."), data={"code": "training_empty"}
+            _("This game has no published round to replay."), code="training_empty"
         )
     return TrainingAttempt.objects.create(
         game=game,
@@ -167,10 +165,10 @@ def _slip_row(
 
 def _in_play(attempt: TrainingAttempt) -> None:
     if attempt.is_finished:
-        raise TrainingRefused(_("This training is over."), data={"code": "training_finished"})
+        raise TrainingRefused(_("This training is over."), code="training_finished")
     if attempt.round_started_at is None:
         raise TrainingRefused(
-            _("This round is over: go on to the next one."), data={"code": "training_round_over"}
+            _("This round is over: go on to the next one."), code="training_round_over"
         )
 
 

@@ -22,7 +22,7 @@ def event_close(*, event: Event, actor: User | None) -> Event:
     if event.is_closed:
         raise ApplicationError(
             gettext("%(name)s is already closed.") % {"name": event.name},
-            data={"code": "event_closed"},
+            code="event_closed",
         )
     in_play = event_round_in_play(event_id=event.pk)
     if in_play is not None:
@@ -36,7 +36,7 @@ def event_close(*, event: Event, actor: User | None) -> Event:
                 "game": in_play.game.number,
                 "status": str(in_play.get_status_display()).lower(),
             },
-            data={"code": "round_in_play"},
+            code="round_in_play",
         )
     before = event.status
     event.status = Event.Status.FINISHED
@@ -52,7 +52,7 @@ def event_reopen(*, event: Event, actor: User | None) -> Event:
     if not event.is_closed:
         raise ApplicationError(
             gettext("%(name)s is not closed.") % {"name": event.name},
-            data={"code": "event_not_closed"},
+            code="event_not_closed",
         )
     event.status = Event.Status.RUNNING
     event.save(update_fields=["status"])
@@ -71,7 +71,7 @@ def event_require_open(event: Event, *, refused: type[ApplicationError] = Applic
                 "reopens it."
             )
             % {"name": event.name},
-            data={"code": "event_closed"},
+            code="event_closed",
         )
 
 

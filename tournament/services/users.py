@@ -76,7 +76,7 @@ def event_role_remove(*, role: EventRole, actor: User | None) -> EventRole:
             )
             raise ApplicationError(
                 message % {"username": role.user.get_username(), "event": event.name},
-                data={"code": "last_director"},
+                code="last_director",
             )
     removed = {"user": role.user.get_username(), "role": role.role}
     role.delete()

@@ -93,7 +93,7 @@ def room_add(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     form = RoomForm(request.POST)
     try:
         if not form.is_valid():
-            raise ApplicationError(form_error(form))
+            raise ApplicationError(form_error(form), code="invalid")
         room = room_create(
             host=host,
             name=form.cleaned_data["name"],
@@ -135,7 +135,7 @@ def room_results_upload(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
     form = RoomResultsForm(request.POST, request.FILES)
     try:
         if not form.is_valid():
-            raise ApplicationError(form_error(form))
+            raise ApplicationError(form_error(form), code="invalid")
         report = room_results_import(
             room=room, raw=form.cleaned_data["file"].read(), actor=request.user
         )

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth.models import User
 from django.db.models import Field
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -133,7 +134,7 @@ def _policy_form(event: Event, data: Any = None) -> PolicyForm:
 def _policy(request: AuthenticatedHttpRequest, event: Event) -> str:
     form = _policy_form(event, request.POST)
     if not form.is_valid():
-        raise ApplicationError(form_error(form))
+        raise ApplicationError(form_error(form), code="invalid")
     event_policy_update(
         event=event, actor=request.user, **{f: form.cleaned_data[f] for f in POLICY_FIELDS}
     )
@@ -143,7 +144,7 @@ def _policy(request: AuthenticatedHttpRequest, event: Event) -> str:
 def _player(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> str:
     form = PlayerForm(request.POST)
     if not form.is_valid():
-        raise ApplicationError(form_error(form))
+        raise ApplicationError(form_error(form), code="invalid")
     data: dict[str, Any] = {k: v if v is not None else "" for k, v in form.cleaned_data.items()}
     data["table"] = form.cleaned_data["table"]
     data["series"] = form.cleaned_data["series"]
@@ -164,7 +165,7 @@ def _player(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> 
 def _game(request: AuthenticatedHttpRequest, event: Event) -> str:
     form = GameForm(request.POST, request.FILES)
     if not form.is_valid():
-        raise ApplicationError(form_error(form))
+        raise ApplicationError(form_error(form), code="invalid")
     data = form.cleaned_data
     if data["source"] == DRAWN_WHOLE:
         game = game_draw_whole(event=event, actor=request.user, seed=data.get("seed"))
@@ -190,20 +191,25 @@ def _game(request: AuthenticatedHttpRequest, event: Event) -> str:
 
 
 def _word_list(request: AuthenticatedHttpRequest, event: Event) -> str:
-    """Upload a word list for the event's tiles and play it; its compile goes to a worker."""
-    form = WordListForm(request.POST, request.FILES)
+    return word_list_play(user=request.user, event=event, data=request.POST, files=request.FILES)
+
+
+def word_list_play(*, user: User, event: Event, data: Any, files: Any) -> str:
+    """Upload a word list for the event's tiles and play it; its compile goes to a worker.
+    The set-up page and the API (``web.api.word_lists``) both come through here."""
+    form = WordListForm(data, files)
     if not form.is_valid():
-        raise ApplicationError(form_error(form))
+        raise ApplicationError(form_error(form), code="invalid")
     upload = form.cleaned_data["file"]
     # Read one byte past the bound, so a file too large is said so without reading it all.
-    data = upload.read(settings.WORD_LIST_MAX_BYTES + 1)
+    content = upload.read(settings.WORD_LIST_MAX_BYTES + 1)
     word_list, new = word_list_upload(
-        data=data,
+        data=content,
         name=form.cleaned_data["name"] or Path(upload.name or "").stem or gettext("Word list"),
         tile_set=event.tile_set,
-        actor=request.user,
+        actor=user,
     )
-    event_policy_update(event=event, actor=request.user, lexicon=word_list.key)
+    event_policy_update(event=event, actor=user, lexicon=word_list.key)
     values = {
         "name": word_list.name,
         "words": number_format(word_list.words or 0, force_grouping=True),
@@ -225,10 +231,15 @@ def _word_list(request: AuthenticatedHttpRequest, event: Event) -> str:
 
 
 def _french_list(request: AuthenticatedHttpRequest, event: Event) -> str:
-    """Play the open French list offered out of the box, with the French tiles it is for."""
+    return french_list_play(user=request.user, event=event)
+
+
+def french_list_play(*, user: User, event: Event) -> str:
+    """Play the open French list offered out of the box, with the French tiles it is for (the
+    set-up page and the API)."""
     event_policy_update(
         event=event,
-        actor=request.user,
+        actor=user,
         tile_set=TileSet.FR,
         lexicon=f"{BUILTIN_PREFIX}{GRAMMALECTE_FR.key}",
     )
@@ -240,14 +251,19 @@ def _french_list(request: AuthenticatedHttpRequest, event: Event) -> str:
 
 
 def _role(request: AuthenticatedHttpRequest, event: Event) -> str:
-    form = RoleForm(request.POST)
+    return role_grant(user=request.user, event=event, data=request.POST)
+
+
+def role_grant(*, user: User, event: Event, data: Any) -> str:
+    """Give an existing account a role in the event (the set-up page and the API)."""
+    form = RoleForm(data)
     if not form.is_valid():
-        raise ApplicationError(form_error(form))
+        raise ApplicationError(form_error(form), code="invalid")
     granted = event_role_grant(
         event=event,
         username=form.cleaned_data["username"],
         role=form.cleaned_data["role"],
-        actor=request.user,
+        actor=user,
     )
     role = granted.get_role_display().lower()
     return gettext("%(username)s is now %(role)s of %(event)s.") % {
@@ -273,7 +289,10 @@ def event_setup_post(
     }
     try:
         if what not in handlers:
-            raise ApplicationError(gettext("Nothing to set up called '%(what)s'.") % {"what": what})
+            raise ApplicationError(
+                gettext("Nothing to set up called '%(what)s'.") % {"what": what},
+                code="unknown_action",
+            )
         messages.success(request, handlers[what]())
     except GameImportError as exc:
         messages.error(request, " ".join([exc.message, *exc.lines()[:10]]))

@@ -105,7 +105,7 @@ def staff_page(request: HttpRequest, slug: str) -> HttpResponse:
 def _invite(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> str:
     form = InviteForm(request.POST)
     if not form.is_valid():
-        raise ApplicationError(form_error(form))
+        raise ApplicationError(form_error(form), code="invalid")
     invitation = invitation_create(
         event=event,
         name=form.cleaned_data["name"],
@@ -179,7 +179,9 @@ def staff_post(
     handler = HANDLERS.get(what)
     try:
         if handler is None:
-            raise ApplicationError(gettext("Nothing to do called '%(what)s'.") % {"what": what})
+            raise ApplicationError(
+                gettext("Nothing to do called '%(what)s'.") % {"what": what}, code="unknown_action"
+            )
         messages.success(request, handler(request, event, pk))
     except ApplicationError as exc:
         messages.error(request, exc.message)

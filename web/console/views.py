@@ -72,7 +72,7 @@ def game_action(
 ) -> HttpResponse:
     game = game_or_404(slug, number)
     try:
-        messages.success(request, perform(game, request.user, action, request.POST))
+        messages.success(request, perform(game, request.user, action, request.POST).message)
     except ApplicationError as exc:
         if action == "slip":  # the arbiter's typing is never lost: the form comes back filled
             return _slip_entry_page(request, game, typed=request.POST, refused=exc, status=400)
@@ -190,12 +190,17 @@ def slip_table(request: HttpRequest, slug: str, number: int) -> JsonResponse:
     role_require(request.user, game.event, DIRECTOR, ARBITER)
     asked = str(request.GET.get("table", ""))
     if not (asked.isascii() and asked.isdigit() and 0 < len(asked) < 10):
-        return JsonResponse({"detail": gettext("Table is a whole number from 1.")}, status=400)
+        return JsonResponse(
+            {"detail": gettext("Table is a whole number from 1."), "code": "bad_table"}, status=400
+        )
     current = round_current(game_id=game.pk)
     found = None if current is None else table_slips(round=current, table=int(asked))
     if found is None:
         return JsonResponse(
-            {"detail": gettext("No player sits at table %(table)s.") % {"table": int(asked)}},
+            {
+                "detail": gettext("No player sits at table %(table)s.") % {"table": int(asked)},
+                "code": "no_such_table",
+            },
             status=404,
         )
     return JsonResponse(

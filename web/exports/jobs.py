@@ -44,7 +44,8 @@ def export_job_request(
     if game is not None and game.event_id != event.pk:
         raise ApplicationError(
             gettext("Game %(number)s is not a game of %(name)s.")
-            % {"number": game.number, "name": event.name}
+            % {"number": game.number, "name": event.name},
+            code="not_a_game_of_the_event",
         )
     user = actor if isinstance(actor, AbstractBaseUser) else None
     job = ExportJob.objects.create(
