@@ -18,13 +18,13 @@ from rest_framework.views import APIView
 
 from arbiter.selectors.console import (
     game_audit,
-    round_current,
     round_moves_ranked,
     round_record,
     table_slips,
 )
 from tournament.errors import NotFound
 from tournament.models import Game, Round
+from tournament.selectors import round_current
 from web.api.serializers import (
     AuditEntrySerializer,
     RoundMovesSerializer,
@@ -144,7 +144,7 @@ class TableSlipsView(APIView):
     )
     def get(self, request: Request, slug: str, number: int, table: int) -> Response:
         game = game_or_404(slug, number)
-        current = round_current(game)
+        current = round_current(game_id=game.pk)
         found = None if current is None else table_slips(round=current, table=table)
         if current is None or found is None:
             raise NotFound(
