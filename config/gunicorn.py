@@ -10,7 +10,7 @@ web/management/server.py; README, "With Redis and PostgreSQL").
   (with the ``sync`` workers three slow clients froze the site: tests/config/test_gunicorn.py).
 - 3 processes on the 2 cores of the room's machine: the slips' Python is what costs, and a
   third process takes the cores' slack while another waits for PostgreSQL. Without Redis
-  (``make run``), one: the live versions are then the process's own (``web.live.store``).
+  (``make run``), one: the live versions are then the process's own (``web.live_store``).
 - ``timeout``: a worker whose loop stops answering gunicorn's heartbeat for 30 s is restarted;
   ``keepalive`` 5 s between requests on a connection.
 - The access log goes to stdout without players' tokens (``web.redaction``, installed on
@@ -26,7 +26,7 @@ import os
 wsgi_app = "config.asgi:application"  # the ASGI application, despite gunicorn's name for it
 bind = "0.0.0.0:8000"
 worker_class = "config.gunicorn_worker.ArrivalUvicornWorker"  # uvicorn, stamping arrivals
-# Without Redis the live versions live in the web process's memory (web.live.store): one process.
+# Without Redis the live versions live in the web process's memory (web.live_store): one process.
 workers = 3 if os.environ.get("REDIS_URL") else 1
 timeout = 30
 graceful_timeout = 10  # live streams never finish by themselves: they are cut after this

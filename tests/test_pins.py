@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PINS = {
     "celery": (">=5.7,<5.8", "config/worker.py (the consumer), config/redis_broker.py"),
     "kombu": (">=5.7,<5.8", "config/redis_broker.py, config/filesystem_broker.py"),
-    "openpyxl": (">=3.1.5,<3.2", "web/exports/base.py, web/exports/rows_xml.py"),
+    "openpyxl": (">=3.1.5,<3.2", "web/sheet_writer.py, web/rows_xml.py"),
     "gunicorn": (">=23,<24", "config/gunicorn_worker.py (init_signals, run)"),
     "uvicorn": (">=0.36,<0.55", "config/gunicorn_worker.py (tests/config/test_arrival_*)"),
     "uvicorn-worker": (">=0.4,<0.5", "config/gunicorn_worker.py (CONFIG_KWARGS)"),
@@ -100,7 +100,7 @@ def test_the_kombu_filesystem_channel_still_has_what_the_whole_file_writer_overr
 
 
 def test_openpyxl_still_saves_a_write_only_header_row_the_rows_can_follow() -> None:
-    """The splice (``web.exports.base._rows_put_in``) puts the rows after the first ``</row>``
+    """The splice (``web.sheet_writer._rows_put_in``) puts the rows after the first ``</row>``
     of a saved write-only sheet: that is still the header row's end, inside ``sheetData``; and
     the pieces the row writer asks of openpyxl are still there."""
     from openpyxl import Workbook

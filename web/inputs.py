@@ -8,7 +8,7 @@
   by a person. Tab, line feed and carriage return are allowed (a reason may span lines).
 
 The JSON parser (``web.api.parsers``), the request checks (``web.middleware``), the staff
-actions (``web.console.actions``) and the serializers and forms use these.
+actions (``web.actions``) and the serializers and forms use these.
 """
 
 from __future__ import annotations

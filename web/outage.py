@@ -41,7 +41,7 @@ from django.db import IntegrityError, InterfaceError, OperationalError, connecti
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext
 
-from web.api.authentication import PLAY_COOKIE
+from web.authentication import PLAY_COOKIE
 
 logger = logging.getLogger(__name__)
 

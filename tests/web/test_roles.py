@@ -19,8 +19,8 @@ from tests.arbiter.conftest import open_round
 from tests.factories import EventRoleFactory, GameFactory, PlayerFactory, UserFactory
 from tournament.models import Event, EventRole, ExportJob, Player, Season, TrainingAttempt
 from tournament.services.invitations import invitation_create
+from web.actions import ACTIONS
 from web.api.views import IsPlayer
-from web.console.actions import ACTIONS
 from web.permissions import EventRolePermission, SignedIn
 from web.training.views import training_key
 

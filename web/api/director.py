@@ -74,6 +74,7 @@ from tournament.selectors import event_list_visible, host_of
 from tournament.services.events import POLICY_FIELDS, event_create, event_policy_update
 from tournament.services.games import game_create
 from tournament.services.rooms import room_create
+from web.actions import game_or_404
 from web.api.serializers import (
     EventInSerializer,
     EventOutSerializer,
@@ -90,9 +91,7 @@ from web.api.serializers import (
     StandingsOutSerializer,
 )
 from web.api.staff import ACTION_SCHEMA, StaffGameActionView
-from web.console.actions import game_or_404
-from web.console.forms import EventForm, PolicyForm
-from web.console.setup import form_error
+from web.forms import EventForm, PolicyForm, form_error
 from web.permissions import (
     DIRECTOR,
     STAFF,

@@ -25,6 +25,7 @@ from arbiter.selectors.console import (
 from tournament.errors import NotFound
 from tournament.models import Game, Round
 from tournament.selectors import round_current
+from web.actions import game_or_404
 from web.api.serializers import (
     AuditEntrySerializer,
     RoundMovesSerializer,
@@ -32,7 +33,6 @@ from web.api.serializers import (
     StaffErrorSerializer,
     TableSlipsSerializer,
 )
-from web.console.actions import game_or_404
 from web.permissions import STAFF, EventRolePermission
 
 MOVES_PER_PAGE = 200  # as the console's moves page

@@ -1,7 +1,7 @@
 """A game's actions over the API: ``POST /api/v1/events/<slug>/games/<n>/<action>`` (the
 canonical address, ``web.api.director``) and, the same view, its first address
 ``POST /api/v1/staff/events/<slug>/games/<n>/<action>`` (kept for the programs that use it,
-marked deprecated in the schema). Every console action as an API call (``web.console.actions``
+marked deprecated in the schema). Every console action as an API call (``web.actions``
 runs both, with the same role checks). The director's actions on an event's accounts, players
 and closing are in ``web.api.staff_events``.
 
@@ -25,7 +25,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from web.console.actions import (
+from web.actions import (
     ACTION_FIELDS,
     ACTIONS,
     CHOICES,
@@ -36,7 +36,7 @@ from web.console.actions import (
     game_or_404,
     perform,
 )
-from web.console.actions import TEXT_MAX_LENGTH as TEXT
+from web.actions import TEXT_MAX_LENGTH as TEXT
 from web.permissions import STAFF, EventRolePermission
 
 # What each field means, for the schema's readers.

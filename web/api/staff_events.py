@@ -53,8 +53,7 @@ from web.api.serializers import (
     StaffRoleSerializer,
     WithdrawInSerializer,
 )
-from web.console.setup import role_grant
-from web.console.staff import invitation_link
+from web.event_setup import invitation_link, role_grant
 from web.permissions import DIRECTOR, EventRolePermission
 
 _ERRORS = {

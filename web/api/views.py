@@ -28,11 +28,6 @@ from arbiter.selectors.play import (
 )
 from arbiter.services.slips import slip_hand_in
 from tournament.errors import NotFound
-from web.api.authentication import (
-    PlayerCookieAuthentication,
-    PlayerPrincipal,
-    PlayerTokenAuthentication,
-)
 from web.api.errors import play_exception_handler
 from web.api.serializers import (
     ErrorSerializer,
@@ -43,9 +38,13 @@ from web.api.serializers import (
 )
 from web.api.throttling import PlayStateThrottle, PlaySubmissionsThrottle
 from web.arrival import arrived_at
+from web.authentication import (
+    PlayerCookieAuthentication,
+    PlayerPrincipal,
+    PlayerTokenAuthentication,
+)
 from web.i18n import event_language_activate
-from web.live.polling import POLL_HEADER, poll_seconds
-from web.live.store import live_version
+from web.live_store import live_version
 from web.outage import (
     HOLD_RUN,
     LOOP_HOLD,
@@ -62,6 +61,7 @@ from web.outage import (
     scope_extension,
     slip_digest,
 )
+from web.polling import POLL_HEADER, poll_seconds
 
 # Held on the event loop (SlipArrivals), a slip gives its thread back at the first failure:
 # a room's slips retrying in the threads kept every other request waiting (issue 25).

@@ -3,7 +3,7 @@
 gone), ``POST`` the same address with a multipart ``file`` (and ``name``): a list uploaded for
 the event's tiles and played (compiled by the ``wordlists`` worker),
 ``POST .../word-list/french``: the open French list, with the French tiles. Directors (the
-set-up's role); each change is the set-up page's own function (``web.console.setup``), so it is
+set-up's role); each change is the set-up page's own function (``web.event_setup``), so it is
 checked, refused and audited alike."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from rest_framework.views import APIView
 from arbiter.state import lexicon_info
 from tournament.models import Event
 from web.api.serializers import StaffErrorSerializer
-from web.console.setup import french_list_play, word_list_play
+from web.event_setup import french_list_play, word_list_play
 from web.permissions import DIRECTOR, EventRolePermission
 
 _ERRORS = {

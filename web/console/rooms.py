@@ -27,7 +27,7 @@ from tournament.errors import ApplicationError
 from tournament.models import Event, Player
 from tournament.selectors import host_of
 from tournament.services.rooms import room_create
-from web.console.setup import form_error
+from web.forms import form_error
 from web.permissions import DIRECTOR, STAFF, AuthenticatedHttpRequest, event_role, event_roles
 from web.standings_filter import common_rounds_asked, player_filter_parse, player_filter_query
 

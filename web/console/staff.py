@@ -12,7 +12,6 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
@@ -31,7 +30,6 @@ from tournament.services.invitations import (
     MAX_DAYS_VALID,
     invitation_create,
     invitation_revoke,
-    invitation_token,
 )
 from tournament.services.players import (
     player_reinstate,
@@ -40,7 +38,8 @@ from tournament.services.players import (
     player_withdrawn_said,
 )
 from tournament.services.users import event_role_remove, event_role_removed_said
-from web.console.setup import form_error
+from web.event_setup import invitation_link
+from web.forms import form_error
 from web.permissions import DIRECTOR, AuthenticatedHttpRequest, event_roles
 
 
@@ -57,11 +56,6 @@ class InviteForm(forms.Form):
         initial=DAYS_VALID,
         label=gettext_lazy("Valid for (days)"),
     )
-
-
-def invitation_link(request: HttpRequest, invitation: Invitation) -> str:
-    path = reverse("console:invitation", args=[invitation_token(invitation)])
-    return request.build_absolute_uri(path)
 
 
 def _qr_svg(link: str, name: str) -> str:

@@ -23,8 +23,8 @@ from tournament.errors import ApplicationError
 from tournament.models import AuditEntry, Game, Round
 from tournament.models.slip import RULING_CHOICES_SHOWN
 from tournament.selectors import event_games, round_current
+from web.actions import game_or_404, perform
 from web.board import board_rows
-from web.console.actions import game_or_404, perform
 from web.permissions import (
     ARBITER,
     DIRECTOR,

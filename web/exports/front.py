@@ -25,8 +25,8 @@ from arbiter.selectors.standings import PlayerFilter
 from arbiter.state import lexicon_info
 from tournament.models import Event
 from tournament.services.events import AUDIENCE_FIELDS, POLICY_FIELDS
-from web.console.forms import EVENT_LABELS
-from web.exports.base import Cell, Row, Sheet
+from web.forms import EVENT_LABELS
+from web.sheet_writer import Cell, Row, Sheet
 from web.standings_filter import player_filter_label
 
 # What a column counts, by its header (the msgid): a note on the header cell and a line of the

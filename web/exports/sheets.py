@@ -26,8 +26,8 @@ from engine.tiles import rack_notation
 from tournament.models import Game, Round, Ruling
 from tournament.models.slip import RULING_CHOICES_SHOWN
 from tournament.vocabulary import ruling_total
-from web.exports.base import Row, Sheet
 from web.exports.front import column_notes
+from web.sheet_writer import Row, Sheet
 
 STANDINGS_HEADER = [
     gettext_noop("Rank"),

@@ -31,7 +31,6 @@ from arbiter.selectors.standings import (
 )
 from arbiter.state import lexicon_info
 from tournament.models import Event, Game
-from web.exports.base import About, Progress, Sheet, csv_write, workbook_write
 from web.exports.front import event_sheet
 from web.exports.sheets import (
     categories_sheet,
@@ -41,6 +40,7 @@ from web.exports.sheets import (
     slips_sheet,
     standings_sheet,
 )
+from web.sheet_writer import About, Progress, Sheet, csv_write, workbook_write
 
 UNSAFE_IN_NAME = re.compile(r"[^\w %.-]")
 

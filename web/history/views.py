@@ -24,9 +24,9 @@ from tournament.errors import ApplicationError
 from tournament.models import EventRole, Player, Season
 from tournament.selectors import player_by_token
 from tournament.services.seasons import events_directed, season_create, season_update
-from web.api.authentication import play_cookie_token
-from web.exports.base import About, Row, Sheet, csv_write, workbook_write
+from web.authentication import play_cookie_token
 from web.permissions import AuthenticatedHttpRequest, public, signed_in
+from web.sheet_writer import About, Row, Sheet, csv_write, workbook_write
 
 
 def _visible_events(request: HttpRequest, licence: str) -> list[int] | None:

@@ -41,11 +41,11 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from tournament.changes import token_digest
-from web.api.authentication import PLAY_COOKIE, play_cookie_token
+from web.authentication import PLAY_COOKIE, play_cookie_token
 from web.live.hub import RETRY_MS, Client, Hub, dumps, frame, hub
-from web.live.polling import POLL_HEADER, poll_seconds
-from web.live.store import event_key, player_key, store
+from web.live_store import event_key, player_key, store
 from web.outage import DATABASE_DOWN, RETRY_AFTER_SECONDS, database_unavailable_body
+from web.polling import POLL_HEADER, poll_seconds
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -365,7 +365,7 @@ _making: dict[tuple[int, str], asyncio.Event] = {}
 async def public_state(
     scope: Scope, receive: Receive, send: Send, django: ASGIApp, slug: str
 ) -> None:
-    from web.public.views import public_body, public_event_cached, public_state_cached
+    from web.public_results import public_body, public_event_cached, public_state_cached
 
     event = public_event_cached(slug)
     if event is None:

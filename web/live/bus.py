@@ -21,7 +21,7 @@ from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 
 from tournament.changes import RULED, SLIP, TOKEN, TOPS, Change
-from web.live.store import RedisStore, event_key, new_version, player_key, store
+from web.live_store import RedisStore, event_key, new_version, player_key, store
 
 logger = logging.getLogger(__name__)
 

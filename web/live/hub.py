@@ -38,7 +38,7 @@ from django.utils import timezone, translation
 
 from tournament.changes import SLIP, TOKEN
 from web.live.bus import SHARED_ONLY, socket_path
-from web.live.store import CHANNEL, RedisStore, event_key, player_key, store
+from web.live_store import CHANNEL, RedisStore, event_key, player_key, store
 
 logger = logging.getLogger(__name__)
 
@@ -404,8 +404,8 @@ class Hub:
 
     async def public_state(self, event_id: int) -> bytes | None:
         """The audience's state of the event's current version, with the server's time: from
-        this process's memory, else made once (``web.public.views``); None if unreadable."""
-        from web.public.views import public_body, public_state_cached, public_state_make
+        this process's memory, else made once (``web.public_results``); None if unreadable."""
+        from web.public_results import public_body, public_state_cached, public_state_make
 
         versions = await store().aversions([event_key(event_id)])
         if versions is None:

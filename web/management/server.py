@@ -1,7 +1,7 @@
 """The embedded run's web server: the production server itself (gunicorn with
 ``config/gunicorn.py``: uvicorn workers, the arrival stamp, the live stream, WhiteNoise's static
 files), as a child process with one worker: without Redis the live versions live in the one web
-process's memory (``web.live.store``), and SQLite takes one writer at a time anyway. A child, not
+process's memory (``web.live_store``), and SQLite takes one writer at a time anyway. A child, not
 gunicorn's arbiter in this process: its workers are forked, and a fork of this process would
 carry the worker supervisor with it.
 """

@@ -24,7 +24,7 @@ from tournament.errors import ApplicationError
 from tournament.models import Event, Player
 from tournament.selectors import player_by_token
 from tournament.services.players import player_token_reissue, player_token_revoke
-from web.api.authentication import (
+from web.authentication import (
     PLAY_COOKIE,
     PLAY_COOKIE_MAX_AGE,
     PLAY_COOKIE_SALT,

@@ -31,8 +31,8 @@ from arbiter.selectors.standings import (
 from tournament.categories import AGE_CATEGORIES
 from tournament.errors import ApplicationError
 from tournament.models import Event, Game
+from web.actions import game_or_404
 from web.board import board_squares
-from web.console.actions import game_or_404
 from web.permissions import STAFF, event_roles, event_visible_or_404
 from web.standings_filter import player_filter_parse
 

@@ -19,11 +19,11 @@ from engine.tiles import BLANK, TileSet
 from tournament.errors import ApplicationError
 from tournament.models import Event, Game
 from tournament.selectors import game_current
+from web.actions import game_or_404
 from web.board import premium_classes
-from web.console.actions import game_or_404
 from web.i18n import event_language_activate
 from web.permissions import STAFF, event_role, event_roles
-from web.public.views import public_qr_svg, public_url
+from web.public_results import public_qr_svg, public_url
 from web.standings_filter import player_filter_label, player_filter_parse, player_filter_query
 
 # How long each page of the standings stays up when they do not fit on the screen.

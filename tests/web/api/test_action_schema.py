@@ -1,5 +1,5 @@
 """The schema of the game actions cannot omit a field (issue 27.4): each action's body in the
-OpenAPI schema is made from ``actions.ACTION_FIELDS``, and a walk over ``web/console/actions.py``
+OpenAPI schema is made from ``actions.ACTION_FIELDS``, and a walk over ``web/actions.py``
 checks that every field an action's function reads is declared there with the kind it is read
 as, and that nothing declared goes unread. The fields the schema once left out (``averaged``,
 ``warning``, ``existing``, ``round``, ``kept``) are there, the yes/no ones as JSON booleans."""
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from web.console.actions import ACTION_FIELDS, ACTIONS
+from web.actions import ACTION_FIELDS, ACTIONS
 
-SOURCE = Path(__file__).resolve().parents[3] / "web" / "console" / "actions.py"
+SOURCE = Path(__file__).resolve().parents[3] / "web" / "actions.py"
 # How the actions read their body: helper -> (the field it reads, or None: its 2nd argument;
 # the kinds it reads as).
 READERS: dict[str, tuple[str | None, set[str]]] = {

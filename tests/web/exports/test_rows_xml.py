@@ -1,4 +1,4 @@
-"""The fast row writer (``web.exports.rows_xml``) put into openpyxl's workbook: what openpyxl
+"""The fast row writer (``web.rows_xml``) put into openpyxl's workbook: what openpyxl
 reads back is what the sheet held, typed and styled, with no database needed."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import io
 
 from openpyxl import load_workbook
 
-from web.exports.base import Sheet, csv_write, workbook_write
-from web.exports.rows_xml import excel_serial, text_xml
+from web.rows_xml import excel_serial, text_xml
+from web.sheet_writer import Sheet, csv_write, workbook_write
 
 ROWS = [
     ("Ann & Bob <club>", 24, 79.17, dt.date(2026, 5, 1), dt.datetime(2026, 11, 24, 18, 45)),

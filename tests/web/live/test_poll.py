@@ -16,8 +16,8 @@ from tournament.changes import token_digest
 from web.live import hub as live_hub
 from web.live.asgi import live_application
 from web.live.hub import slip_merged, slip_of
-from web.live.polling import poll_seconds
-from web.live.store import LocalStore, event_key, player_key
+from web.live_store import LocalStore, event_key, player_key
+from web.polling import poll_seconds
 
 STATE = "/api/v1/play/state"
 
@@ -61,7 +61,7 @@ def test_an_unchanged_poll_is_a_304_from_the_versions_without_django_or_the_data
     settings.ALLOWED_HOSTS = ["127.0.0.1"]
     player = PlayerFactory(event=EventFactory())
     store = LocalStore()
-    monkeypatch.setattr("web.live.store._store", store)
+    monkeypatch.setattr("web.live_store._store", store)
     store.token_set(token_digest(player.token), f"{player.pk}:{player.event_id}:en")
     version = ".".join(store.versions([event_key(player.event_id), player_key(player.pk)]) or [])
 

@@ -10,7 +10,7 @@ import pytest
 from tests.web.layout import assert_no_horizontal_scroll, assert_square_board
 from tests.web.night import PLAYERS, TILES
 from tests.web.play.test_play_browser import browser  # noqa: F401 - the shared Chromium fixture
-from web.public.views import public_cache_clear
+from web.public_results import public_cache_clear
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

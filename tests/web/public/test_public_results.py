@@ -14,7 +14,7 @@ from arbiter.selectors.public import initials
 from arbiter.services import clock, publishing, scoring
 from tournament.models import Event, Player, Round
 from tournament.services.events import event_policy_update
-from web.public.views import public_cache_clear
+from web.public_results import public_cache_clear
 
 pytestmark = pytest.mark.django_db
 

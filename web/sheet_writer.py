@@ -48,7 +48,7 @@ from openpyxl.packaging.custom import IntProperty, StringProperty
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
-from web.exports.rows_xml import BOLD, TIME, Cell, Row, RowWriter
+from web.rows_xml import BOLD, TIME, Cell, Row, RowWriter
 
 __all__ = ["Cell", "Progress", "Row", "Sheet", "csv_safe", "csv_write", "workbook_write"]
 

@@ -222,3 +222,11 @@ class WordListForm(forms.Form):
         label=gettext_lazy("Word list"),
         help_text=gettext_lazy("Plain text, one word a line, UTF-8; accents are folded (É is E)."),
     )
+
+
+def form_error(form: Any) -> str:
+    """A form's errors as one sentence, each prefixed by its field."""
+    return "; ".join(
+        f"{'' if field == '__all__' else field + ': '}{' '.join(errors)}"
+        for field, errors in form.errors.items()
+    )
