@@ -18,6 +18,11 @@ Every view declares who may call it, with one of these (each leaves its rule on 
   view class).
 - ``signed_in``: any account (the event list shows only the events it has a role in).
 - ``public``: anyone (the join link carries its own secret; the player page checks it).
+
+Both go through ``event_access``, the one check (and the director API's calls through it
+directly); an action's own role (``web.actions``) is ``role_require``. Each refusal is written
+once here (``tests/web/test_one_role_check.py``): no role is ``NO_SUCH_EVENT`` (404, the live
+stream's too), the wrong role ``This needs the ... role in <event>.`` (403).
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponseBase
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.request import Request
 
@@ -42,6 +47,9 @@ from tournament.selectors import event_get_visible
 DIRECTOR = EventRole.Role.DIRECTOR
 ARBITER = EventRole.Role.ARBITER
 STAFF = (DIRECTOR, ARBITER)
+# The answer to an event the account has no role in, the same as to no event at all (the live
+# stream's, ``web.live.asgi``, too).
+NO_SUCH_EVENT = gettext_lazy("No such event, or you have no role in it.")
 
 View = TypeVar("View", bound=Callable[..., HttpResponseBase])
 
@@ -62,15 +70,25 @@ def event_role(user: User | AnonymousUser, event: Event) -> str | None:
     return EventRole.objects.filter(user=user, event=event).values_list("role", flat=True).first()
 
 
+def _role_refused(event: Event, roles: tuple[str, ...]) -> PermissionDenied:
+    """The one refusal of a role that does not do (403), in the console's pages and the API."""
+    wanted = gettext(" or ").join(str(EventRole.Role(r).label).lower() for r in roles)
+    return PermissionDenied(
+        gettext("This needs the %(role)s role in %(event)s.")
+        % {"role": wanted, "event": event.name}
+    )
+
+
+def _no_such_event() -> Http404:
+    """The one refusal of an event the account has no role in (404, as if it did not exist)."""
+    return Http404(str(NO_SUCH_EVENT))
+
+
 def role_require(user: User | AnonymousUser, event: Event, *roles: str) -> str:
     """The user's role in the event if it is one of ``roles``; PermissionDenied otherwise."""
     role = event_role(user, event)
     if role not in roles:
-        wanted = gettext(" or ").join(str(EventRole.Role(r).label).lower() for r in roles)
-        raise PermissionDenied(
-            gettext("This needs the %(role)s role in %(event)s.")
-            % {"role": wanted, "event": event.name}
-        )
+        raise _role_refused(event, roles)
     return role
 
 
@@ -79,7 +97,7 @@ def event_visible_or_404(request: HttpRequest, slug: str) -> Event:
     role in it), with its players and games; a 404 otherwise, as if it did not exist."""
     event = event_get_visible(user=request.user, slug=slug)
     if event is None:
-        raise Http404(gettext("No such event, or you have no role in it."))
+        raise _no_such_event()
     return event
 
 
@@ -89,22 +107,19 @@ def event_time_zone_activate(event: Event) -> None:
     timezone.activate(zoneinfo.ZoneInfo(event.time_zone))
 
 
-def event_access(user: User | AnonymousUser | Any, slug: str, roles: tuple[str, ...]) -> str:
-    """The user's role in the event ``slug`` if it is one of ``roles``; Http404 when the event
-    does not exist or the user has no role in it, PermissionDenied when the role does not do.
-    From then on the request shows times in the event's time zone."""
+def event_access(user: User | AnonymousUser | Any, slug: str, roles: tuple[str, ...]) -> Event:
+    """The event ``slug`` if the user holds one of ``roles`` in it; Http404 when the event does
+    not exist or the user has no role in it, PermissionDenied when the role does not do. The
+    one role check of an event's pages and API calls (``event_roles``, ``EventRolePermission``,
+    the director API's own). From then on the request shows times in the event's time zone."""
     event = Event.objects.filter(slug=slug).first()
     role = None if event is None else event_role(user, event)
     if event is None or role is None:
-        raise Http404(gettext("No such event, or you have no role in it."))
+        raise _no_such_event()
     if role not in roles:
-        wanted = gettext(" or ").join(str(EventRole.Role(r).label).lower() for r in roles)
-        raise PermissionDenied(
-            gettext("This needs the %(role)s role in %(event)s.")
-            % {"role": wanted, "event": event.name}
-        )
+        raise _role_refused(event, roles)
     event_time_zone_activate(event)
-    return role
+    return event
 
 
 def event_roles(*roles: str) -> Callable[[View], View]:

@@ -123,8 +123,7 @@ def _event(request: Request, slug: str, roles: tuple[str, ...]) -> tuple[User, E
     """The caller and the event ``slug``, when the caller holds one of ``roles`` in it (the one
     role check of each call: 404 with no role, 403 with the wrong one)."""
     user = _signed_in(request)
-    event_access(user, slug, roles)
-    return user, Event.objects.get(slug=slug)
+    return user, event_access(user, slug, roles)
 
 
 def _form_data(request: Request, allowed: tuple[str, ...]) -> dict[str, Any]:

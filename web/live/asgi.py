@@ -306,10 +306,12 @@ async def staff_stream(
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
     events = await live_hub.db(_staff_events, session_key, slug, query.get("rooms") == ["1"])
     if events is None:
+        from web.permissions import NO_SUCH_EVENT
+
         await _answer(
             send,
             404,
-            dumps({"detail": "No such event, or you have no role in it.", "code": "not_found"}),
+            dumps({"detail": str(NO_SUCH_EVENT), "code": "not_found"}),
         )
         return
     client = Client(events)

@@ -7,10 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext
 
 from arbiter.selectors.screen import screen_state as screen_read
 from arbiter.selectors.standings import PlayerFilter
@@ -22,7 +21,7 @@ from tournament.selectors import game_current
 from web.actions import game_or_404
 from web.board import premium_classes
 from web.i18n import event_language_activate
-from web.permissions import STAFF, event_role, event_roles
+from web.permissions import STAFF, event_access, event_roles
 from web.public_results import public_qr_svg, public_url
 from web.standings_filter import player_filter_label, player_filter_parse, player_filter_query
 
@@ -31,10 +30,7 @@ STANDINGS_PAGE_SECONDS = 8
 
 
 def _event(request: HttpRequest, slug: str) -> Event:
-    event = get_object_or_404(Event, slug=slug)
-    if event_role(request.user, event) is None:
-        raise Http404(gettext("No such event, or you have no role in it."))
-    return event
+    return event_access(request.user, slug, STAFF)
 
 
 def _only(request: HttpRequest) -> PlayerFilter:
