@@ -25,6 +25,17 @@ from tests.arbiter.rules.helpers import (
 pytestmark = pytest.mark.django_db
 
 
+# -- through the judge (pure: no database) ---------------------------------------------------------
+
+
+def test_an_unmarked_blank_is_scored_where_it_must_be_with_a_warning(horn: Board) -> None:
+    ruled = judge(horn, "AF?XYZQ").rule(Slip("FARM", "8F", 9))
+    assert (ruled.code, ruled.points, ruled.warning) == (Code.VALID_WARNING, 6, True)
+    assert "FARm" in ruled.reason
+    ruled = judge(horn, "AF?XYZQ").rule(Slip("FARm", "8F", 6))
+    assert (ruled.code, ruled.points, ruled.warning) == (Code.VALID, 6, False)
+
+
 def test_an_unmarked_blank_is_scored_where_it_scores_least_and_a_marked_one_as_written() -> None:
     board, rack = board_of("HORN@H6"), "AEIT?SL"  # SALTIES at G1 needs the blank as one S
     j = judge(board, rack)
@@ -76,6 +87,9 @@ def test_the_2016_rule_with_blanks_not_marked_gives_the_penalty_and_a_warning(
     assert "blank" not in plain.reason
 
 
+# -- through the services (the rulebook game: round 1 played, round 2 open) ------------------------
+
+
 def test_3_a_blank_not_marked_or_marked_on_the_wrong_letter_is_scored_where_it_must_be(
     paper_room,
 ) -> None:
@@ -89,11 +103,3 @@ def test_3_a_blank_not_marked_or_marked_on_the_wrong_letter_is_scored_where_it_m
     for name in ("Bob", "Cleo", "Dan"):
         assert (got[name].code, got[name].points, got[name].warning) == ("valid_warning", 6, True)
         assert "FARm" in got[name].reason
-
-
-def test_an_unmarked_blank_is_scored_where_it_must_be_with_a_warning(horn: Board) -> None:
-    ruled = judge(horn, "AF?XYZQ").rule(Slip("FARM", "8F", 9))
-    assert (ruled.code, ruled.points, ruled.warning) == (Code.VALID_WARNING, 6, True)
-    assert "FARm" in ruled.reason
-    ruled = judge(horn, "AF?XYZQ").rule(Slip("FARm", "8F", 6))
-    assert (ruled.code, ruled.points, ruled.warning) == (Code.VALID, 6, False)

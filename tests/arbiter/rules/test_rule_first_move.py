@@ -21,6 +21,17 @@ from tournament.models import Game
 pytestmark = pytest.mark.django_db
 
 
+# -- through the judge (pure: no database) ---------------------------------------------------------
+
+
+def test_the_first_move_is_credited_at_its_best_position_whatever_its_reference() -> None:
+    j = judge(Board(), "AEINRST", round_number=1)
+    for ref in ("", "H8", "8H", "junk"):
+        ruled = j.rule(Slip("NASTIER", ref, 66))
+        assert (ruled.code, ruled.points) == (Code.VALID, 66), ref
+        assert "best position" in ruled.reason
+
+
 def test_the_first_move_with_its_blank_not_marked_is_credited_as_the_marked_word() -> None:
     j = judge(Board(), "AEINRT?", round_number=1)
     marked = j.rule(Slip("NAsTIER", "", 0))
@@ -77,6 +88,9 @@ def test_a_first_move_not_in_the_lexicon_or_not_on_the_rack_scores_zero_and_keep
     assert missing.move_score is not None and len(missing.placed) == 4
 
 
+# -- through the services (the rulebook game: round 1 played, round 2 open) ------------------------
+
+
 def test_5_the_first_move_is_credited_at_its_best_position_with_no_2016_penalty(paper_room) -> None:
     game = GameFactory(event=paper_room[0].event, source=Game.Source.MANUAL, seed=None)
     first = racks.round_rack_enter(game=game, rack="HORNAEI", actor=None)
@@ -90,11 +104,3 @@ def test_5_the_first_move_is_credited_at_its_best_position_with_no_2016_penalty(
     for name in ("Ann", "Bob", "Cleo"):
         assert (got[name].code, got[name].points, got[name].penalty) == ("valid", 14, 0), name
         assert "best position" in got[name].reason
-
-
-def test_the_first_move_is_credited_at_its_best_position_whatever_its_reference() -> None:
-    j = judge(Board(), "AEINRST", round_number=1)
-    for ref in ("", "H8", "8H", "junk"):
-        ruled = j.rule(Slip("NASTIER", ref, 66))
-        assert (ruled.code, ruled.points) == (Code.VALID, 66), ref
-        assert "best position" in ruled.reason

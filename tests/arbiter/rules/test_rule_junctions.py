@@ -29,22 +29,7 @@ from tests.arbiter.rules.helpers import board_from_moves as board_of
 pytestmark = pytest.mark.django_db
 
 
-def test_13_14_15_junction_letters_from_a_phone_and_from_paper(paper_room) -> None:
-    _, r = horn_game(paper_room)
-    phone(paper_room[0], r, "FARM", "HOR", 9)  # 13: the three letters of HORN it joins
-    paper(paper_room[1], r, "FARM", "hor", 9)  # 13: typed as naturally as a reference
-    paper(paper_room[2], r, "FARM", "OR", 9)  # 14: two letters: a warning
-    phone(paper_room[3], r, "FARM", "HPR", 9)  # 15: altered: a warning
-    paper(paper_room[4], r, "FARM", "XYZ", 9)  # 13 then 4: designates nothing: 9 - 5
-    got = rulings(score(r))
-    assert [(got[n].code, net(got[n]), got[n].warning, got[n].article) for n in NAMES] == [
-        ("valid", 9, False, "13"),
-        ("valid", 9, False, "13"),
-        ("valid_warning", 9, True, "14"),
-        ("valid_warning", 9, True, "15"),
-        ("reference_penalty", 4, False, "4 · FISF 5.3.1"),
-    ]
-    assert got["Ann"].submission.ref == "HOR" and got["Bob"].submission.ref == "HOR"
+# -- through the judge (pure: no database) ---------------------------------------------------------
 
 
 # 13: junction letters ("raccord") instead of a grid reference. Source: scrabbledudragon.fr,
@@ -208,3 +193,24 @@ def test_14_two_letters_on_a_word_of_three_are_a_warning() -> None:
 def test_13_letters_that_designate_nothing_say_so(horn) -> None:
     ruled = rule(horn, "AFMEIOT", Slip("FARM", "XYZ", 9))
     assert ruled.reason.startswith("the junction letters XYZ are not on the board next to FARM")
+
+
+# -- through the services (the rulebook game: round 1 played, round 2 open) ------------------------
+
+
+def test_13_14_15_junction_letters_from_a_phone_and_from_paper(paper_room) -> None:
+    _, r = horn_game(paper_room)
+    phone(paper_room[0], r, "FARM", "HOR", 9)  # 13: the three letters of HORN it joins
+    paper(paper_room[1], r, "FARM", "hor", 9)  # 13: typed as naturally as a reference
+    paper(paper_room[2], r, "FARM", "OR", 9)  # 14: two letters: a warning
+    phone(paper_room[3], r, "FARM", "HPR", 9)  # 15: altered: a warning
+    paper(paper_room[4], r, "FARM", "XYZ", 9)  # 13 then 4: designates nothing: 9 - 5
+    got = rulings(score(r))
+    assert [(got[n].code, net(got[n]), got[n].warning, got[n].article) for n in NAMES] == [
+        ("valid", 9, False, "13"),
+        ("valid", 9, False, "13"),
+        ("valid_warning", 9, True, "14"),
+        ("valid_warning", 9, True, "15"),
+        ("reference_penalty", 4, False, "4 · FISF 5.3.1"),
+    ]
+    assert got["Ann"].submission.ref == "HOR" and got["Bob"].submission.ref == "HOR"

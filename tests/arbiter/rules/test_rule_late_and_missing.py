@@ -27,6 +27,18 @@ from tournament.models import Ruling, Submission
 pytestmark = pytest.mark.django_db
 
 
+# -- through the judge (pure: no database) ---------------------------------------------------------
+
+
+def test_a_malformed_late_or_missing_slip_scores_zero() -> None:
+    j = judge(Board(), "AEINRST", round_number=1)
+    assert j.rule(Slip("", "H8", 0)).code is Code.MALFORMED
+    assert j.rule(Slip("TRAIN!", "H8", 12)).code is Code.MALFORMED
+    assert j.rule(Slip("TRAIN", "H4", 12, late=True)).code is Code.LATE
+    assert j.rule(None).code is Code.MISSING
+    assert all(j.rule(s).points == 0 for s in (None, Slip("", "", None)))
+
+
 def test_a_slip_handed_in_several_times_is_multiple_even_when_also_late(
     round_2: RoundJudge,
 ) -> None:
@@ -35,6 +47,9 @@ def test_a_slip_handed_in_several_times_is_multiple_even_when_also_late(
     for ruled, code in ((both, Code.MULTIPLE), (late, Code.LATE)):
         assert (ruled.code, ruled.points, ruled.move_score, ruled.rank) == (code, 0, None, None)
         assert not ruled.found_top and ruled.placed == ()
+
+
+# -- through the services (the rulebook game: round 1 played, round 2 open) ------------------------
 
 
 def test_7_two_slips_from_a_phone_the_last_before_the_deadline_stands(paper_room) -> None:
@@ -102,12 +117,3 @@ def test_12_a_phone_slip_that_arrived_on_time_is_ruled_even_when_processed_after
             at=ROUND_2 + CLOSING + seconds(1),
         )
     assert refused.value.code == "deadline_passed"
-
-
-def test_a_malformed_late_or_missing_slip_scores_zero() -> None:
-    j = judge(Board(), "AEINRST", round_number=1)
-    assert j.rule(Slip("", "H8", 0)).code is Code.MALFORMED
-    assert j.rule(Slip("TRAIN!", "H8", 12)).code is Code.MALFORMED
-    assert j.rule(Slip("TRAIN", "H4", 12, late=True)).code is Code.LATE
-    assert j.rule(None).code is Code.MISSING
-    assert all(j.rule(s).points == 0 for s in (None, Slip("", "", None)))

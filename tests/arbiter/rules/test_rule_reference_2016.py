@@ -35,6 +35,46 @@ from tests.arbiter.rules.helpers import (
 pytestmark = pytest.mark.django_db
 
 
+# -- through the judge (pure: no database) ---------------------------------------------------------
+
+
+def test_since_2016_a_wrong_reference_with_the_right_word_and_score_costs_a_penalty(
+    horn: Board,
+) -> None:
+    ruled = judge(horn, "AFMXYZQ").rule(Slip("FARM", "9F", 9))  # FARM goes at 8F
+    assert (ruled.code, ruled.points, ruled.penalty, ruled.net) == (Code.REFERENCE_PENALTY, 9, 5, 4)
+    assert "2016" in ruled.reason
+
+
+def test_a_missing_reference_is_the_same_fault(horn: Board) -> None:
+    ruled = judge(horn, "AFMXYZQ").rule(Slip("FARM", "", 9))
+    assert (ruled.code, ruled.net) == (Code.REFERENCE_PENALTY, 4)
+
+
+def test_with_the_score_also_wrong_a_wrong_reference_stays_zero(horn: Board) -> None:
+    ruled = judge(horn, "AFMXYZQ").rule(Slip("FARM", "9F", 10))
+    assert (ruled.code, ruled.points, ruled.penalty) == (Code.BAD_REFERENCE, 0, 0)
+
+
+def test_the_reference_rule_needs_the_same_direction(horn: Board) -> None:
+    ruled = judge(horn, "AFMXYZQ").rule(Slip("FARM", "F8", 9))  # across: FARM fits only down here
+    assert ruled.code is Code.BAD_REFERENCE
+
+
+def test_in_round_one_there_is_no_reference_penalty_to_give() -> None:
+    board = Board()
+    board.play(Move.parse("H6 HORN"))
+    ruled = judge(board, "AFMXYZQ", round_number=1).rule(Slip("FARM", "9F", 9))
+    assert ruled.code is Code.BAD_REFERENCE
+
+
+def test_without_the_2016_rule_a_wrong_reference_is_zero(horn: Board) -> None:
+    ruled = judge(horn, "AFMXYZQ", policy=Policy(reference_rule_2016=False)).rule(
+        Slip("FARM", "9F", 9)
+    )
+    assert (ruled.code, ruled.net) == (Code.BAD_REFERENCE, 0)
+
+
 @pytest.mark.parametrize(
     ("plays", "word", "where"),
     [
@@ -116,6 +156,66 @@ def test_in_round_one_a_wrong_reference_is_ruled_without_the_2016_rule() -> None
     assert (ruled.code, ruled.points, ruled.penalty) == (Code.BAD_REFERENCE, 0, 0)
 
 
+# 18: a reference shifted by one square along the word. Source: ArbiTop 2010 ("décalage d'une
+# case"); FQCSF abridged rules ("référence décalée"); ruled by the 2016 rule (case 4).
+def test_18_a_reference_shifted_by_one_square_costs_five_and_cites_the_shift(horn) -> None:
+    ruled = rule(horn, "AFMEIOT", Slip("FARM", "8G", 9))
+    assert (ruled.code, ruled.net, ruled.article) == (Code.REFERENCE_PENALTY, 4, Article.SHIFT)
+    ruled = rule(horn, "AFMEIOT", Slip("FARM", "10E", 9))  # another column: the general case
+    assert ruled.article == Article.REFERENCE
+
+
+def test_18_a_swapped_reference_is_a_change_of_direction_and_earns_nothing(horn) -> None:
+    ruled = rule(horn, "AFMEIOT", Slip("FARM", "F8", 9))  # F8 across for 8F down
+    assert (ruled.points, ruled.net) == (0, 0)
+
+
+# 19: ambiguity. Source: FISF 2016, article 5.3.2 (named by 5.3.1).
+def test_19_a_score_that_fits_several_placements_still_costs_five_and_cites_5_3_2(horn) -> None:
+    # FAME is worth 26 at G5 (above HORN) and at I5 (below it): the score does not say which
+    ruled = rule(horn, "AFMEIOT", Slip("FAME", "", 26))
+    assert (ruled.code, ruled.net, ruled.article) == (
+        Code.REFERENCE_PENALTY,
+        21,
+        Article.AMBIGUOUS,
+    )
+    assert "FAME at G5" in ruled.reason  # the first in board order is shown
+
+
+def test_19_junction_letters_that_fit_placements_worth_different_scores_need_the_score(
+    horn,
+) -> None:
+    # HOR: FAME across above (G5) or below (I5) HORN touch it, both worth 26; FARM through its R
+    # is worth 9. Junction letters ORN designate FAME at G5 and I5 alike: 26 either way.
+    ruled = rule(horn, "AFMEIOT", Slip("FAME", "ORN", 26))
+    assert (ruled.code, ruled.points, ruled.article) == (Code.VALID, 26, Article.JUNCTION)
+
+
+# 20: never below zero. Decision (the texts sanction a slip with at worst a zero, "nullité").
+def test_20_a_penalty_never_takes_a_slip_below_zero(horn) -> None:
+    ruled = rule(horn, "AFMEIOT", Slip("FARM", "8G", 9), reference_penalty=20)
+    assert (ruled.points, ruled.penalty, ruled.net) == (9, 9, 0)
+    ruled = rule(horn, "AFMEIOT", Slip("OME", "9E", 7), reference_penalty=20)
+    assert (ruled.points, ruled.penalty, ruled.net) == (7, 7, 0)
+
+
+@pytest.mark.parametrize(
+    ("ref", "article"),
+    [
+        ("G4", Article.SHIFT),  # one column right of G3
+        ("G2", Article.SHIFT),  # one column left
+        ("G5", Article.REFERENCE),  # two columns: the general case
+        ("F3", Article.REFERENCE),  # the row above: not a shift along the word
+    ],
+)
+def test_18_a_word_across_shifted_by_one_column(horn, ref: str, article: str) -> None:
+    ruled = rule(horn, "BDEGILU", Slip("DEBUG", ref, 23))  # DEBUG at G3, 23, above HORN
+    assert (ruled.code, ruled.net, ruled.article) == (Code.REFERENCE_PENALTY, 18, article)
+
+
+# -- through the services (the rulebook game: round 1 played, round 2 open) ------------------------
+
+
 def test_4_the_2016_rule_on_the_rulebook_board(paper_room) -> None:
     _, r = horn_game(paper_room)
     paper(paper_room[0], r, "FARM", "8F", 9)  # right: 9
@@ -181,97 +281,3 @@ def test_20_the_event_penalty_never_takes_a_slip_below_zero(paper_room) -> None:
     paper(paper_room[0], r, "FARM", "8G", 9)
     got = rulings(score(r))["Ann"]
     assert (got.points, got.penalty, got.total) == (9, 9, 0)
-
-
-def test_since_2016_a_wrong_reference_with_the_right_word_and_score_costs_a_penalty(
-    horn: Board,
-) -> None:
-    ruled = judge(horn, "AFMXYZQ").rule(Slip("FARM", "9F", 9))  # FARM goes at 8F
-    assert (ruled.code, ruled.points, ruled.penalty, ruled.net) == (Code.REFERENCE_PENALTY, 9, 5, 4)
-    assert "2016" in ruled.reason
-
-
-def test_a_missing_reference_is_the_same_fault(horn: Board) -> None:
-    ruled = judge(horn, "AFMXYZQ").rule(Slip("FARM", "", 9))
-    assert (ruled.code, ruled.net) == (Code.REFERENCE_PENALTY, 4)
-
-
-def test_with_the_score_also_wrong_a_wrong_reference_stays_zero(horn: Board) -> None:
-    ruled = judge(horn, "AFMXYZQ").rule(Slip("FARM", "9F", 10))
-    assert (ruled.code, ruled.points, ruled.penalty) == (Code.BAD_REFERENCE, 0, 0)
-
-
-def test_the_reference_rule_needs_the_same_direction(horn: Board) -> None:
-    ruled = judge(horn, "AFMXYZQ").rule(Slip("FARM", "F8", 9))  # across: FARM fits only down here
-    assert ruled.code is Code.BAD_REFERENCE
-
-
-def test_in_round_one_there_is_no_reference_penalty_to_give() -> None:
-    board = Board()
-    board.play(Move.parse("H6 HORN"))
-    ruled = judge(board, "AFMXYZQ", round_number=1).rule(Slip("FARM", "9F", 9))
-    assert ruled.code is Code.BAD_REFERENCE
-
-
-def test_without_the_2016_rule_a_wrong_reference_is_zero(horn: Board) -> None:
-    ruled = judge(horn, "AFMXYZQ", policy=Policy(reference_rule_2016=False)).rule(
-        Slip("FARM", "9F", 9)
-    )
-    assert (ruled.code, ruled.net) == (Code.BAD_REFERENCE, 0)
-
-
-# 18: a reference shifted by one square along the word. Source: ArbiTop 2010 ("décalage d'une
-# case"); FQCSF abridged rules ("référence décalée"); ruled by the 2016 rule (case 4).
-def test_18_a_reference_shifted_by_one_square_costs_five_and_cites_the_shift(horn) -> None:
-    ruled = rule(horn, "AFMEIOT", Slip("FARM", "8G", 9))
-    assert (ruled.code, ruled.net, ruled.article) == (Code.REFERENCE_PENALTY, 4, Article.SHIFT)
-    ruled = rule(horn, "AFMEIOT", Slip("FARM", "10E", 9))  # another column: the general case
-    assert ruled.article == Article.REFERENCE
-
-
-def test_18_a_swapped_reference_is_a_change_of_direction_and_earns_nothing(horn) -> None:
-    ruled = rule(horn, "AFMEIOT", Slip("FARM", "F8", 9))  # F8 across for 8F down
-    assert (ruled.points, ruled.net) == (0, 0)
-
-
-# 19: ambiguity. Source: FISF 2016, article 5.3.2 (named by 5.3.1).
-def test_19_a_score_that_fits_several_placements_still_costs_five_and_cites_5_3_2(horn) -> None:
-    # FAME is worth 26 at G5 (above HORN) and at I5 (below it): the score does not say which
-    ruled = rule(horn, "AFMEIOT", Slip("FAME", "", 26))
-    assert (ruled.code, ruled.net, ruled.article) == (
-        Code.REFERENCE_PENALTY,
-        21,
-        Article.AMBIGUOUS,
-    )
-    assert "FAME at G5" in ruled.reason  # the first in board order is shown
-
-
-def test_19_junction_letters_that_fit_placements_worth_different_scores_need_the_score(
-    horn,
-) -> None:
-    # HOR: FAME across above (G5) or below (I5) HORN touch it, both worth 26; FARM through its R
-    # is worth 9. Junction letters ORN designate FAME at G5 and I5 alike: 26 either way.
-    ruled = rule(horn, "AFMEIOT", Slip("FAME", "ORN", 26))
-    assert (ruled.code, ruled.points, ruled.article) == (Code.VALID, 26, Article.JUNCTION)
-
-
-# 20: never below zero. Decision (the texts sanction a slip with at worst a zero, "nullité").
-def test_20_a_penalty_never_takes_a_slip_below_zero(horn) -> None:
-    ruled = rule(horn, "AFMEIOT", Slip("FARM", "8G", 9), reference_penalty=20)
-    assert (ruled.points, ruled.penalty, ruled.net) == (9, 9, 0)
-    ruled = rule(horn, "AFMEIOT", Slip("OME", "9E", 7), reference_penalty=20)
-    assert (ruled.points, ruled.penalty, ruled.net) == (7, 7, 0)
-
-
-@pytest.mark.parametrize(
-    ("ref", "article"),
-    [
-        ("G4", Article.SHIFT),  # one column right of G3
-        ("G2", Article.SHIFT),  # one column left
-        ("G5", Article.REFERENCE),  # two columns: the general case
-        ("F3", Article.REFERENCE),  # the row above: not a shift along the word
-    ],
-)
-def test_18_a_word_across_shifted_by_one_column(horn, ref: str, article: str) -> None:
-    ruled = rule(horn, "BDEGILU", Slip("DEBUG", ref, 23))  # DEBUG at G3, 23, above HORN
-    assert (ruled.code, ruled.net, ruled.article) == (Code.REFERENCE_PENALTY, 18, article)

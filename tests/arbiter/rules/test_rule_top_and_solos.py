@@ -32,6 +32,39 @@ from tournament.models import Ruling
 pytestmark = pytest.mark.django_db
 
 
+# -- through the judge (pure: no database) ---------------------------------------------------------
+
+
+def test_the_top_ranks_first_and_is_marked_found() -> None:
+    board = Board()
+    board.play(Move.parse("H4 NASTIER"))
+    j = judge(board, "EHOSTUV")
+    best = generate(board, "EHOSTUV", ENABLE, EN)[0]
+    ruled = j.rule(Slip(best.word, best.ref, best.score))
+    assert ruled.code is Code.VALID and ruled.rank == 1 and ruled.found_top
+
+
+def test_a_solo_needs_one_finder_and_enough_players() -> None:
+    policy = Policy()
+    assert solo_winner([42], 16, policy) == 42
+    assert solo_winner([42], 15, policy) is None
+    assert solo_winner([42, 43], 100, policy) is None
+    assert solo_winner([], 100, policy) is None
+
+
+def test_ranks_count_the_placements_scoring_more() -> None:
+    j = RoundJudge(
+        board=Board(),
+        rack="A",
+        lexicon=ENABLE,
+        tiles=EN,
+        round_number=1,
+        top_score=30,
+        score_counts={30: 2, 20: 5, 10: 1},
+    )
+    assert (j.rank(30), j.rank(20), j.rank(10), j.rank(5)) == (1, 3, 8, 9)
+
+
 def test_the_top_is_found_and_ranks_first(round_2: RoundJudge, horn: Board) -> None:
     best = generate(horn, RACK, ENABLE, EN)[0]
     ruled = round_2.rule(Slip(best.word, best.ref, best.score))
@@ -52,6 +85,9 @@ def test_a_solo_is_the_one_finder_once_enough_players_play() -> None:
     assert solo_winner(iter([7]), 3, policy) == 7
     assert solo_winner([7], 2, policy) is None
     assert solo_winner([7, 8], 3, policy) is None
+
+
+# -- through the services (the rulebook game: round 1 played, round 2 open) ------------------------
 
 
 def test_9_the_top_is_found_whatever_the_reference_penalty_and_a_solo_needs_active_players(
@@ -95,33 +131,3 @@ def test_9_a_player_who_joins_later_counts_for_the_solos_of_earlier_rounds(paper
     assert clock.round_close(round_id=third.pk, now=later + CLOSING)
     scoring.round_score(round_id=third.pk, now=later + CLOSING)
     assert Ruling.objects.get(round=r, player=paper_room[0]).solo == 10  # Cleo plays the game now
-
-
-def test_the_top_ranks_first_and_is_marked_found() -> None:
-    board = Board()
-    board.play(Move.parse("H4 NASTIER"))
-    j = judge(board, "EHOSTUV")
-    best = generate(board, "EHOSTUV", ENABLE, EN)[0]
-    ruled = j.rule(Slip(best.word, best.ref, best.score))
-    assert ruled.code is Code.VALID and ruled.rank == 1 and ruled.found_top
-
-
-def test_a_solo_needs_one_finder_and_enough_players() -> None:
-    policy = Policy()
-    assert solo_winner([42], 16, policy) == 42
-    assert solo_winner([42], 15, policy) is None
-    assert solo_winner([42, 43], 100, policy) is None
-    assert solo_winner([], 100, policy) is None
-
-
-def test_ranks_count_the_placements_scoring_more() -> None:
-    j = RoundJudge(
-        board=Board(),
-        rack="A",
-        lexicon=ENABLE,
-        tiles=EN,
-        round_number=1,
-        top_score=30,
-        score_counts={30: 2, 20: 5, 10: 1},
-    )
-    assert (j.rank(30), j.rank(20), j.rank(10), j.rank(5)) == (1, 3, 8, 9)

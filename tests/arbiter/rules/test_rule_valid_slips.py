@@ -13,6 +13,22 @@ from tests.arbiter.rules.helpers import horn_game, judge, phone, rulings, score
 pytestmark = pytest.mark.django_db
 
 
+# -- through the judge (pure: no database) ---------------------------------------------------------
+
+
+def test_a_valid_slip_with_the_right_score_gets_the_score(horn: Board) -> None:
+    ruled = judge(horn, "AFMXYZQ").rule(Slip("FARM", "8F", 9))
+    assert (ruled.code, ruled.points, ruled.warning, ruled.penalty) == (Code.VALID, 9, False, 0)
+    assert ruled.rank is not None and ruled.rank > 1 and not ruled.found_top
+
+
+def test_a_wrong_or_missing_announced_score_gets_the_real_score_and_a_warning(horn: Board) -> None:
+    for announced in (12, None):
+        ruled = judge(horn, "AFMXYZQ").rule(Slip("FARM", "8F", announced))
+        assert (ruled.code, ruled.points, ruled.warning) == (Code.VALID_WARNING, 9, True)
+        assert "worth 9" in ruled.reason
+
+
 def test_a_valid_slip_earns_its_score_ranks_among_the_moves_and_keeps_its_tiles(
     round_2: RoundJudge,
 ) -> None:
@@ -43,6 +59,9 @@ def test_a_wrong_or_missing_score_says_what_was_announced_and_what_the_move_is_w
     assert none.reason.startswith("no score announced,")
 
 
+# -- through the services (the rulebook game: round 1 played, round 2 open) ------------------------
+
+
 def test_1_a_valid_slip_gets_its_score_and_2_a_wrong_or_missing_score_a_warning(paper_room) -> None:
     _, r = horn_game(paper_room)
     phone(paper_room[0], r, "FARM", "8F", 9)
@@ -52,16 +71,3 @@ def test_1_a_valid_slip_gets_its_score_and_2_a_wrong_or_missing_score_a_warning(
     assert (got["Ann"].code, got["Ann"].points, got["Ann"].warning) == ("valid", 9, False)
     for name in ("Bob", "Cleo"):
         assert (got[name].code, got[name].points, got[name].warning) == ("valid_warning", 9, True)
-
-
-def test_a_valid_slip_with_the_right_score_gets_the_score(horn: Board) -> None:
-    ruled = judge(horn, "AFMXYZQ").rule(Slip("FARM", "8F", 9))
-    assert (ruled.code, ruled.points, ruled.warning, ruled.penalty) == (Code.VALID, 9, False, 0)
-    assert ruled.rank is not None and ruled.rank > 1 and not ruled.found_top
-
-
-def test_a_wrong_or_missing_announced_score_gets_the_real_score_and_a_warning(horn: Board) -> None:
-    for announced in (12, None):
-        ruled = judge(horn, "AFMXYZQ").rule(Slip("FARM", "8F", announced))
-        assert (ruled.code, ruled.points, ruled.warning) == (Code.VALID_WARNING, 9, True)
-        assert "worth 9" in ruled.reason

@@ -17,6 +17,16 @@ from tournament.models import Ruling
 pytestmark = pytest.mark.django_db
 
 
+# -- through the judge (pure: no database) ---------------------------------------------------------
+
+
+def test_warnings_cost_points_from_the_fourth_of_a_game() -> None:
+    policy = Policy()
+    assert warning_penalties([True] * 5, policy) == [0, 0, 0, 5, 5]
+    assert warning_penalties([True, False, True, True, False, True], policy) == [0, 0, 0, 0, 0, 5]
+    assert warning_penalties([True] * 3, Policy(warnings_free=1, warning_penalty=2)) == [0, 2, 2]
+
+
 def test_warnings_cost_from_the_one_beyond_the_free_ones_in_the_order_they_came() -> None:
     policy = Policy(warnings_free=2, warning_penalty=7)
     assert warning_penalties([False, True, False, True, True, False, True], policy) == [
@@ -30,6 +40,16 @@ def test_warnings_cost_from_the_one_beyond_the_free_ones_in_the_order_they_came(
     ]
     assert warning_penalties([], policy) == []
     assert warning_penalties([True, True], Policy(warnings_free=0)) == [5, 5]
+
+
+def test_two_warnings_in_one_round_beyond_the_free_ones_cost_twice() -> None:
+    from arbiter.rules import warning_penalties
+
+    assert warning_penalties([0, 2, 1], Policy(warnings_free=0)) == [0, 10, 5]
+    assert warning_penalties([2, 2], Policy(warnings_free=3)) == [0, 5]
+
+
+# -- through the services (the rulebook game: round 1 played, round 2 open) ------------------------
 
 
 def test_8_warnings_penalties_are_derived_and_follow_an_amendment(paper_room, director) -> None:
@@ -58,17 +78,3 @@ def test_8_warnings_penalties_are_derived_and_follow_an_amendment(paper_room, di
     corrections.ruling_amend(ruling=ann2, warning=True, reason="it was not", actor=director)
     ann3.refresh_from_db()
     assert ann3.warning_penalty == 5
-
-
-def test_warnings_cost_points_from_the_fourth_of_a_game() -> None:
-    policy = Policy()
-    assert warning_penalties([True] * 5, policy) == [0, 0, 0, 5, 5]
-    assert warning_penalties([True, False, True, True, False, True], policy) == [0, 0, 0, 0, 0, 5]
-    assert warning_penalties([True] * 3, Policy(warnings_free=1, warning_penalty=2)) == [0, 2, 2]
-
-
-def test_two_warnings_in_one_round_beyond_the_free_ones_cost_twice() -> None:
-    from arbiter.rules import warning_penalties
-
-    assert warning_penalties([0, 2, 1], Policy(warnings_free=0)) == [0, 10, 5]
-    assert warning_penalties([2, 2], Policy(warnings_free=3)) == [0, 5]

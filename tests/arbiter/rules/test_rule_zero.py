@@ -30,6 +30,37 @@ from tournament.models import Ruling
 pytestmark = pytest.mark.django_db
 
 
+# -- through the judge (pure: no database) ---------------------------------------------------------
+
+
+def test_an_invalid_word_scores_zero_but_keeps_what_it_would_have_made() -> None:
+    ruled = judge(Board(), "AINRTZ?", round_number=1).rule(Slip("TRAINZ", "H4", 32))
+    assert (ruled.code, ruled.points) == (Code.INVALID_WORD, 0)
+    assert ruled.move_score is not None and "TRAINZ" in ruled.reason
+
+
+def test_tiles_not_from_the_rack_score_zero(horn: Board) -> None:
+    ruled = judge(horn, "AFXYZQJ").rule(Slip("FARM", "8F", 9))
+    assert (ruled.code, ruled.points) == (Code.NOT_ON_RACK, 0) and "M" in ruled.reason
+
+
+def test_a_word_whose_tiles_are_on_the_rack_at_no_placement_scores_zero(horn: Board) -> None:
+    ruled = judge(horn, "ZZZZZZZ").rule(Slip("JAZZ", "8F", 9))
+    assert (ruled.code, ruled.points) == (Code.NOT_ON_RACK, 0)
+    assert "at any placement" in ruled.reason
+
+
+def test_a_word_not_in_the_lexicon_that_stands_nowhere_is_an_invalid_word(horn: Board) -> None:
+    ruled = judge(horn, "ZZZZZZZ").rule(Slip("ZZZZZZZZZZZZZZZ", "A1", 9))
+    assert (ruled.code, ruled.points) == (Code.INVALID_WORD, 0)
+
+
+def test_a_word_that_fits_nowhere_scores_zero() -> None:
+    full = Board.from_lines([".QQQQQQQQQQQQQQ"] + ["Q" * 15] * 14)  # one empty square, A1
+    ruled = judge(full, "AAAAAAA").rule(Slip("AA", "A1", 2))
+    assert (ruled.code, ruled.points) == (Code.DOES_NOT_FIT, 0)
+
+
 def test_a_word_that_cannot_be_read_is_malformed_and_says_so(round_2: RoundJudge) -> None:
     ruled = round_2.rule(Slip("FA RM", "8F", 9))
     assert (ruled.code, ruled.points, ruled.rank) == (Code.MALFORMED, 0, None)
@@ -113,6 +144,9 @@ def test_the_rounds_average_is_the_mean_rounded_down() -> None:
     assert isinstance(round_average([9, 10]), int)
 
 
+# -- through the services (the rulebook game: round 1 played, round 2 open) ------------------------
+
+
 def test_6_zero_for_a_word_not_in_the_lexicon_tiles_not_on_the_rack_no_fit_late_no_slip(
     paper_room,
 ) -> None:
@@ -146,31 +180,3 @@ def test_10_a_second_zero_may_become_the_rounds_average_which_follows_amendments
     corrections.ruling_amend(ruling=bob, points=0, code="late", reason="late", actor=director)
     cleo.refresh_from_db()
     assert cleo.points == 4  # (9 + 0) / 2, rounded down
-
-
-def test_an_invalid_word_scores_zero_but_keeps_what_it_would_have_made() -> None:
-    ruled = judge(Board(), "AINRTZ?", round_number=1).rule(Slip("TRAINZ", "H4", 32))
-    assert (ruled.code, ruled.points) == (Code.INVALID_WORD, 0)
-    assert ruled.move_score is not None and "TRAINZ" in ruled.reason
-
-
-def test_tiles_not_from_the_rack_score_zero(horn: Board) -> None:
-    ruled = judge(horn, "AFXYZQJ").rule(Slip("FARM", "8F", 9))
-    assert (ruled.code, ruled.points) == (Code.NOT_ON_RACK, 0) and "M" in ruled.reason
-
-
-def test_a_word_whose_tiles_are_on_the_rack_at_no_placement_scores_zero(horn: Board) -> None:
-    ruled = judge(horn, "ZZZZZZZ").rule(Slip("JAZZ", "8F", 9))
-    assert (ruled.code, ruled.points) == (Code.NOT_ON_RACK, 0)
-    assert "at any placement" in ruled.reason
-
-
-def test_a_word_not_in_the_lexicon_that_stands_nowhere_is_an_invalid_word(horn: Board) -> None:
-    ruled = judge(horn, "ZZZZZZZ").rule(Slip("ZZZZZZZZZZZZZZZ", "A1", 9))
-    assert (ruled.code, ruled.points) == (Code.INVALID_WORD, 0)
-
-
-def test_a_word_that_fits_nowhere_scores_zero() -> None:
-    full = Board.from_lines([".QQQQQQQQQQQQQQ"] + ["Q" * 15] * 14)  # one empty square, A1
-    ruled = judge(full, "AAAAAAA").rule(Slip("AA", "A1", 2))
-    assert (ruled.code, ruled.points) == (Code.DOES_NOT_FIT, 0)
