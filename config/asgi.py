@@ -149,10 +149,14 @@ def get_application() -> Any:
 
     django.setup(set_prefix=False)
     from django.conf import settings
+    from django.urls import get_resolver
 
     from web.live.asgi import live_application
     from web.outage import SlipArrivals
 
+    # The URLs, and every view they import, loaded as the worker starts rather than by its first
+    # request: in a room, one of the first slips at the deadline (a few hundred ms each time).
+    get_resolver().url_patterns  # noqa: B018
     # A slip's first arrival is recorded before it waits for a thread (web/outage.py).
     return live_application(SlipArrivals(ThreadedASGIHandler(threads=settings.WEB_THREADS)))
 
