@@ -34,14 +34,14 @@ M = TypeVar("M", bound=Model)
 # Marker values: unlike any constant of these queries (a status, a flag, a limit), and within
 # every integer field's range (Django answers "no row" without SQL for a value out of it). A
 # marker that is also a constant of its query shows as two parameters: refused, as below.
-_INT_MARKERS = iter(range(31_001, 32_001))
+_FIRST_MARKER = 31_001
 
 
-def _marker(kind: type) -> int | str:
+def _marker(kind: type, index: int) -> int | str:
     if kind is int:
-        return next(_INT_MARKERS)
+        return _FIRST_MARKER + index
     if kind is str:
-        return f"\x1fcompiled-{next(_INT_MARKERS)}\x1f"
+        return f"\x1fcompiled-{index}\x1f"
     raise TypeError(f"a compiled query takes int or str arguments, not {kind.__name__}")
 
 
@@ -89,7 +89,9 @@ class Compiled(Generic[M]):
         plan = self._plans.get(key)
         if plan is not None:
             return plan
-        markers = {name: _marker(kind) for name, kind in self._arguments.items()}
+        markers = {
+            name: _marker(kind, index) for index, (name, kind) in enumerate(self._arguments.items())
+        }
         queryset = self._build(**markers)
         if queryset.model is not self.model:
             raise TypeError(f"a query of {queryset.model.__name__}, not {self.model.__name__}")
@@ -126,6 +128,9 @@ class Compiled(Generic[M]):
         """The queryset's rows for these arguments, as instances."""
         alias = router.db_for_read(self.model) or "default"
         plan = self._plan(alias)
+        if plan.locks:  # as Django: a locking read goes where the writes go
+            alias = router.db_for_write(self.model) or "default"
+            plan = self._plan(alias)
         connection = connections[alias]
         if plan.locks and connection.get_autocommit() and connection.features.supports_transactions:
             raise TransactionManagementError(
