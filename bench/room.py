@@ -19,8 +19,10 @@ database: must be 0), ``slips_refused_on_time`` (sent before deadline + grace, r
 round's opening, and from its publication, to the phones seeing it: p99 over the phones),
 ``publish_seen_within_1s`` (the share of phones), ``web_cpu_ms_per_connected_phone_per_minute``
 (the web processes' processor time over ``--idle`` seconds with every phone connected and
-nothing happening), ``errors`` (phones that could not connect or lost their stream for good,
-and slips unanswered), and the load average before and after.
+nothing happening), ``slip_cpu_ms_per_slip`` (the processor time of the web processes,
+PostgreSQL's backends, Redis and this generator from the first slip to the last answer, per
+slip), ``errors`` (phones that could not connect or lost their stream for good, and slips
+unanswered), and the load average before and after.
 """
 
 from __future__ import annotations
