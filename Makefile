@@ -35,12 +35,15 @@ run-lan: $(STAMP)
 # The main pass runs on SQLite; the second runs the `postgres` tests (the database
 # constraints) on PostgreSQL when TEST_POSTGRES_URL is set (CI sets it), and otherwise lets
 # them skip with the reason. REQUIRE_SERVICES=1 turns those skips into failures.
+# On every core (pytest-xdist); the tests that share Redis, and the fault tests, one at a time
+# (tests/conftest.py). PYTEST_CORES= (empty) runs it in one process.
+PYTEST_CORES ?= -n auto --dist loadgroup
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy engine tournament arbiter web config
-	$(PY) -m pytest -q -p no:cacheprovider -m "not postgres"
-	DATABASE_URL="$(TEST_POSTGRES_URL)" $(PY) -m pytest -q -p no:cacheprovider -m postgres
+	$(PY) -m pytest -q -p no:cacheprovider $(PYTEST_CORES) -m "not postgres"
+	DATABASE_URL="$(TEST_POSTGRES_URL)" $(PY) -m pytest -q -p no:cacheprovider $(PYTEST_CORES) -m postgres
 
 # Mutation testing of the rulings, the standings and the room results import ([tool.mutmut] in
 # pyproject.toml): mutmut mutates arbiter/rules.py, services/slips.py, services/rulings.py,

@@ -33,7 +33,7 @@ from engine.movegen import ScoredMove, engine_in_use, generate
 from engine.notation import SIZE, Direction, parse_ref, parse_word, ref_direction
 from engine.tiles import BLANK, TileSet
 from engine.validate import Fault, Verdict, validate
-from tournament.vocabulary import RulingCode, ruling_total
+from tournament.vocabulary import POLICY_DEFAULTS, RulingCode, ruling_total
 from tournament.vocabulary import gettext_noop as _
 
 Code = RulingCode  # the ruling codes, as the rulings name them
@@ -79,12 +79,15 @@ class Article:
 
 @dataclass(frozen=True)
 class Policy:
-    warnings_free: int = 3
-    warning_penalty: int = 5
-    reference_rule_2016: bool = True
-    reference_penalty: int = 5
-    solo_bonus: int = 10
-    solo_min_players: int = 16
+    """The numbers the rulings follow; an event's own (``arbiter.state``), by default the
+    policy's defaults (``POLICY_DEFAULTS``)."""
+
+    warnings_free: int = POLICY_DEFAULTS.warnings_free
+    warning_penalty: int = POLICY_DEFAULTS.warning_penalty
+    reference_rule_2016: bool = POLICY_DEFAULTS.reference_rule_2016
+    reference_penalty: int = POLICY_DEFAULTS.reference_penalty
+    solo_bonus: int = POLICY_DEFAULTS.solo_bonus
+    solo_min_players: int = POLICY_DEFAULTS.solo_min_players
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from tournament.models import Event, Game, Player, Round, Ruling, Submission
 from tournament.services.events import event_create
 from tournament.services.games import game_create
 from tournament.services.players import player_register
+from tournament.vocabulary import POLICY_DEFAULTS
 
 FIRST_NAMES = [
     "Ada",
@@ -105,7 +106,7 @@ def simulate_event(
     players: int,
     games: int,
     seed: int,
-    round_seconds: int = 180,
+    round_seconds: int = POLICY_DEFAULTS.round_seconds,
     mix: Mix | None = None,
     start: dt.datetime | None = None,
 ) -> dict[str, Any]:
@@ -146,8 +147,9 @@ def simulate_event(
             opened = clock.round_open(round=drawn, actor=None, now=now)
             tasks.round_tops_compute(opened.pk)  # what the tops queue does while the clock runs
             _play_round(opened, roster, skills, mix, rng, now, arbiter, refused)
-            assert opened.deadline is not None
-            now = opened.deadline + dt.timedelta(seconds=event.grace_seconds)
+            closes_at = opened.closes_at(grace=event.grace)
+            assert closes_at is not None
+            now = closes_at
             clock.round_close(round_id=opened.pk, now=now)  # what the countdown task does
             scored = scoring.round_score(round_id=opened.pk, now=now)
             assert scored is not None

@@ -38,7 +38,8 @@ def _word_list_ready(name: str) -> WordList | None:
     if word_list is None:
         raise ApplicationError(
             gettext("Lexicon %(name)r is not configured: known lexicons are %(known)s.")
-            % {"name": name, "known": ", ".join(sorted(settings.LEXICONS))}
+            % {"name": name, "known": ", ".join(sorted(settings.LEXICONS))},
+            code="unknown_lexicon",
         )
     if word_list.status == WordList.Status.FAILED:
         raise ApplicationError(
@@ -46,7 +47,8 @@ def _word_list_ready(name: str) -> WordList | None:
                 "The word list %(name)s could not be compiled (%(reason)s): upload it again "
                 "or choose another list in the set-up."
             )
-            % {"name": word_list.name, "reason": word_list.message}
+            % {"name": word_list.name, "reason": word_list.message},
+            code="word_list_failed",
         )
     if not word_list.is_ready:
         raise ApplicationError(
@@ -54,7 +56,8 @@ def _word_list_ready(name: str) -> WordList | None:
                 "The word list %(name)s is not compiled yet (%(progress)s%%): a round can "
                 "start once it is ready (the set-up page shows its progress)."
             )
-            % {"name": word_list.name, "progress": word_list.progress}
+            % {"name": word_list.name, "progress": word_list.progress},
+            code="word_list_not_ready",
         )
     return word_list
 
@@ -74,7 +77,8 @@ def lexicon_for(name: str) -> Lexicon:
         return Lexicon.load(source)
     except EngineError as exc:
         raise ApplicationError(
-            gettext("Lexicon '%(name)s' cannot be loaded: %(exc)s") % {"name": name, "exc": exc}
+            gettext("Lexicon '%(name)s' cannot be loaded: %(exc)s") % {"name": name, "exc": exc},
+            code="lexicon_unreadable",
         ) from None
 
 
@@ -195,7 +199,8 @@ def engine_game(game: Game, rounds: Iterable[Round] | None = None) -> DuplicateG
     except EngineError as exc:
         raise ApplicationError(
             gettext("Game %(number)s: the stored rounds do not replay: %(exc)s")
-            % {"number": game.number, "exc": exc}
+            % {"number": game.number, "exc": exc},
+            code="rounds_do_not_replay",
         ) from None
 
 
@@ -208,14 +213,16 @@ def predrawn_check(document: Any, event: Event) -> dict[str, Any]:
             gettext(
                 'A pre-drawn game is the JSON document of "python -m engine game --json" '
                 '(with "tiles" and "rounds").'
-            )
+            ),
+            code="bad_predrawn",
         )
     if document.get("tiles") != event.tile_set:
         raise ApplicationError(
             gettext(
                 "The pre-drawn game uses the '%(tiles)s' tiles; this event plays '%(tile_set)s'."
             )
-            % {"tiles": document.get("tiles"), "tile_set": event.tile_set}
+            % {"tiles": document.get("tiles"), "tile_set": event.tile_set},
+            code="predrawn_tiles_mismatch",
         )
     # An uploaded JSON object, not yet a GameDocument: replaying it is the check of its shape
     # (a missing key or a wrong type raises one of the errors caught below).
@@ -228,6 +235,7 @@ def predrawn_check(document: Any, event: Event) -> dict[str, Any]:
         )
     except (EngineError, KeyError, TypeError, ValueError) as exc:
         raise ApplicationError(
-            gettext("The pre-drawn game does not replay: %(exc)s") % {"exc": exc}
+            gettext("The pre-drawn game does not replay: %(exc)s") % {"exc": exc},
+            code="predrawn_does_not_replay",
         ) from None
     return document

@@ -116,7 +116,8 @@ def run_case(name: str) -> dict[str, Any]:
     from django.core.management import call_command
 
     from arbiter.services.interchange import GameImportError, game_import_predrawn
-    from arbiter.services.rooms import RoomResultsError, room_results_import
+    from arbiter.services.room_files import RoomResultsError
+    from arbiter.services.rooms import room_results_import
     from tournament.models import Game, Ruling
     from tournament.services.events import event_create
     from tournament.services.rooms import room_create

@@ -13,7 +13,7 @@ limit) out of all, and the same with the message-only survivors aside.
 
 Message-only: a survivor whose one change is a string constant that only ends up in the text of
 a message for people: the reason of a ruling (``Ruled(code, reason, ...)``), the message of a
-refusal (``SlipRefused(message, data=...)``), a local the code only builds those from (see
+refusal (``SlipRefused(message, code=...)``), a local the code only builds those from (see
 ``MESSAGE_LOCALS``), or a helper that only makes such text (``MESSAGE_FUNCTIONS``). A string
 that is data (a ruling code, a refusal's ``code``, an audit field) is never message-only.
 

@@ -99,7 +99,7 @@ class RoundsWatch(threading.Thread):
                         self.interval,
                     )
                 self.down = True
-                done = rounds_sweep()
+                done = rounds_sweep(tops_here=True)
                 if any(done.values()):
                     logger.warning("Swept without the broker: %s", done)
             return done | {"word_lists_failed": word_lists_reap()}

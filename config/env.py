@@ -15,13 +15,14 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any
-from urllib.parse import parse_qsl, unquote, urlsplit
+from urllib.parse import unquote, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 READ_VARIABLES: set[str] = set()
@@ -147,34 +148,33 @@ def env_path(
 
 @dataclass(frozen=True)
 class DatabaseUrl:
-    """A parsed ``DATABASE_URL``: ``sqlite:///path`` or ``postgres://user:pw@host:port/name``."""
+    """A ``DATABASE_URL`` read by dj-database-url (``sqlite:///path`` or
+    ``postgres://user:pw@host:port/name``), with this project's connection settings."""
 
-    engine: str
-    name: str
-    user: str = ""
-    password: str = ""
-    host: str = ""
-    port: str = ""
-    options: dict[str, str] = field(default_factory=dict)
+    config: dict[str, Any]
 
     @property
     def vendor(self) -> str:
-        return "postgresql" if self.engine.endswith("postgresql") else "sqlite"
+        return "postgresql" if str(self.config["ENGINE"]).endswith("postgresql") else "sqlite"
+
+    @property
+    def name(self) -> str:
+        return str(self.config["NAME"])
+
+    @property
+    def port(self) -> str:
+        return str(self.config.get("PORT") or "")
 
     def as_django(self) -> dict[str, Any]:
-        config: dict[str, Any] = {"ENGINE": self.engine, "NAME": self.name}
+        config = dict(self.config)
         if self.vendor == "postgresql":
             config.update(
-                USER=self.user,
-                PASSWORD=self.password,
-                HOST=self.host,
-                PORT=self.port,
                 CONN_MAX_AGE=60,
                 CONN_HEALTH_CHECKS=True,
                 # A database host that drops packets would hold a connection attempt for the
                 # kernel's two minutes: a slip held through an outage (web/outage.py) tries
                 # again every second or so instead. ?connect_timeout= in the URL wins.
-                OPTIONS={"connect_timeout": 5, **dict(self.options)},
+                OPTIONS={"connect_timeout": 5, **dict(config.get("OPTIONS") or {})},
             )
         else:
             config["OPTIONS"] = dict(SQLITE_OPTIONS)
@@ -194,39 +194,29 @@ SQLITE_OPTIONS: dict[str, Any] = {
 
 
 def parse_database_url(name: str, value: str) -> DatabaseUrl:
-    """Parse a database URL by hand (no dj-database-url); ``name`` is for the error message."""
-    parts = urlsplit(value)
-    if parts.scheme == "sqlite":
-        # As SQLAlchemy: sqlite:///relative/file (from the current directory),
-        # sqlite:////absolute/file, sqlite:///:memory:.
-        path = unquote(parts.path)[1:]
-        if parts.netloc or not path:
+    """Read a database URL with dj-database-url, for the two databases the project runs on;
+    ``name`` is for the error message. SQLite as SQLAlchemy writes it: sqlite:///relative/file
+    (from the current directory, made absolute here), sqlite:////absolute/file,
+    sqlite:///:memory:."""
+    expected = "a sqlite:/// or postgres:// URL"
+    scheme = urlsplit(value).scheme
+    if scheme not in {"sqlite", "postgres", "postgresql", "pgsql"}:
+        raise env_error(name, value, expected)
+    try:
+        config = dict(dj_database_url.parse(value))
+    except ValueError:  # its ParseError: a port that is no number, say
+        raise env_error(name, value, "a numeric port in postgres://host:PORT/database") from None
+    if scheme == "sqlite":
+        path = unquote(urlsplit(value).path)[1:]
+        if not path:  # "sqlite://" would be dj-database-url's in-memory database: a slip
             raise env_error(
                 name, value, "sqlite:///relative/file.sqlite3 or sqlite:////absolute/file"
             )
-        if path == ":memory:":
-            return DatabaseUrl(engine="django.db.backends.sqlite3", name=":memory:")
-        return DatabaseUrl(engine="django.db.backends.sqlite3", name=str(Path(path).resolve()))
-    if parts.scheme in {"postgres", "postgresql", "pgsql"}:
-        db_name = unquote(parts.path.lstrip("/"))
-        if not db_name or "/" in db_name:
-            raise env_error(name, value, "postgres://user:password@host:5432/database")
-        try:
-            port = parts.port
-        except ValueError:
-            raise env_error(
-                name, value, "a numeric port in postgres://host:PORT/database"
-            ) from None
-        return DatabaseUrl(
-            engine="django.db.backends.postgresql",
-            name=db_name,
-            user=unquote(parts.username or ""),
-            password=unquote(parts.password or ""),
-            host=unquote(parts.hostname or ""),
-            port=str(port or ""),
-            options=dict(parse_qsl(parts.query)),
-        )
-    raise env_error(name, value, "a sqlite:/// or postgres:// URL")
+        if config["NAME"] != ":memory:":
+            config["NAME"] = str(Path(str(config["NAME"])).resolve())
+    elif not config["NAME"] or "/" in str(config["NAME"]):
+        raise env_error(name, value, "postgres://user:password@host:5432/database")
+    return DatabaseUrl(config)
 
 
 def env_database_url(

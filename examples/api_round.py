@@ -37,8 +37,9 @@ class Api:
             with urllib.request.urlopen(request, timeout=30) as answer:
                 return json.load(answer)
         except urllib.error.HTTPError as refused:
-            detail = json.load(refused).get("detail", refused.reason)
-            raise SystemExit(f"{method} {path}: {refused.code} {detail}") from None
+            said = json.load(refused)  # every refusal: {"detail": for people, "code": for us}
+            detail, code = said.get("detail", refused.reason), said.get("code", "")
+            raise SystemExit(f"{method} {path}: {refused.code} {code}: {detail}") from None
 
     def action(self, event: str, game: int, name: str, **body: Any) -> str:
         return str(self.call("POST", f"events/{event}/games/{game}/{name}", body)["detail"])

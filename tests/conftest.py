@@ -74,6 +74,20 @@ def _postgres_unavailable() -> str | None:
     )
 
 
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """``make test`` runs the suite on every core (pytest-xdist, ``--dist loadgroup``). The
+    tests that share the Redis at ``$TEST_REDIS_URL`` (its queues, its channels: a worker
+    started by one test takes the tasks another sent) and the fault tests (each starts a whole
+    stack and times its rounds against the clock) run one at a time, on one of the workers."""
+    # Every other test goes with its module (its fixtures, the French list's build, are set up
+    # once). Marked as each test is collected: pytest-xdist reads the groups in its own
+    # pytest_collection_modifyitems, which runs before the suite's (tests/test_parallel.py).
+    if item.get_closest_marker("redis") is not None or item.nodeid.startswith("tests/faults/"):
+        item.add_marker(pytest.mark.xdist_group("services"))
+    else:
+        item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     reasons = []
     if item.get_closest_marker("redis") is not None:

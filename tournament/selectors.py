@@ -92,6 +92,33 @@ def event_round_in_play(*, event_id: int) -> Round | None:
     )
 
 
+def round_in_play(*, game_id: int) -> Round | None:
+    """The game's round in play (drawn, open, closed or scored), None between rounds: there is
+    at most one (the database's ``round_one_in_play_per_game``)."""
+    return unique_or_none(Round.objects.filter(game_id=game_id, status__in=Round.IN_PLAY))
+
+
+def round_last_published(*, game_id: int) -> Round | None:
+    """The game's last published round (the top the room saw last); None before the first."""
+    return (
+        Round.objects.filter(game_id=game_id, status=Round.Status.PUBLISHED)
+        .order_by("-number")
+        .first()
+    )
+
+
+def round_current(*, game_id: int) -> Round | None:
+    """The round the game is at: the one in play, else the last published one; None before
+    the first rack. The one definition of "the current round": the console, the screen, the
+    phones and the public page follow it. One query."""
+    in_play_first = Case(When(status__in=Round.IN_PLAY, then=Value(0)), default=Value(1))
+    return (
+        Round.objects.filter(game_id=game_id, status__in=(*Round.IN_PLAY, Round.Status.PUBLISHED))
+        .order_by(in_play_first, "-number")
+        .first()
+    )
+
+
 def game_current(*, event_id: int) -> Game | None:
     """The game an event is playing (``game_current_queryset``); None before its first game.
     The phones, the screen and the slip look-up all follow it."""

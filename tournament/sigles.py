@@ -49,7 +49,7 @@ def sigles_lines(results: Sequence[ResultLine], *, key: str = "table", empty: bo
     if key not in KEYS:
         raise ApplicationError(
             gettext("Unknown SIGLES key %(key)s: table or licence.") % {"key": repr(key[:20])},
-            data={"code": "invalid"},
+            code="invalid",
         )
     problems = []
     for r in results:
@@ -109,7 +109,8 @@ def sigles_lines(results: Sequence[ResultLine], *, key: str = "table", empty: bo
         raise ApplicationError(
             gettext("The SIGLES file cannot be written: %(problems)s.")
             % {"problems": "; ".join(problems[:20]) + ("; ..." if len(problems) > 20 else "")},
-            data={"code": "sigles_refused", "problems": problems},
+            code="sigles_refused",
+            data={"problems": problems},
         )
     lines = []
     if key == "table":

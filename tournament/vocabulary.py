@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import enum
 import unicodedata
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 # A player's table number is 1 to TABLE_MAX (docs/rules.md, "Decisions where the rules above are
 # silent"): the largest festival seats a few thousand; an export or a print never counts to a
@@ -62,6 +64,33 @@ RULING_LABELS: dict[RulingCode, str] = {
 }
 
 RULING_CHOICES: list[tuple[str, str]] = [(code.value, code.label) for code in RulingCode]
+
+
+@dataclass(frozen=True)
+class PolicyDefaults:
+    """The numbers of the rules policy an event starts with (rules.md): the event's columns
+    (``tournament.models.Event``), the pure rulings' ``arbiter.rules.Policy`` and the
+    simulation take them from here, the one place they are written."""
+
+    round_seconds: int = 180
+    grace_seconds: int = 10
+    warning_seconds: int = 30
+    warnings_free: int = 3
+    warning_penalty: int = 5
+    reference_rule_2016: bool = True
+    reference_penalty: int = 5
+    solo_bonus: int = 10
+    solo_min_players: int = 16
+
+
+POLICY_DEFAULTS = PolicyDefaults()
+
+
+def slips_end(*, deadline: datetime, grace: timedelta) -> datetime:
+    """The last instant a slip counts: the deadline plus the grace (the grace covers a slip sent
+    just before the deadline). The one definition of the deadline for slips: a round's
+    (``Round.slip_refusal``, ``Round.is_due_to_close``) and a training attempt's."""
+    return deadline + grace
 
 
 def ruling_total(*, points: int, solo: int, penalty: int, warning_penalty: int) -> int:

@@ -1,4 +1,6 @@
-"""The Django admin, for superusers only: browse and fix everything; the audit log is read-only.
+"""The Django admin, for superusers only: browse everything, fix events, players and games; the
+rounds, slips and rulings are read-only (they change through the arbiter's services, audited
+and recomputed: the console and the API), and so are the audit log and the word lists.
 Everyone else works from the console (accounts, roles, players: ``web.console.staff``); a
 staff account that is not a superuser gets the admin's login page, as anyone else.
 
@@ -131,6 +133,19 @@ class PlayerAdmin(AuditedAdmin):
         self.message_user(request, f"{queryset.count()} token(s) reissued.", messages.SUCCESS)
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows the admin shows but never adds, changes or deletes."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 ROUND_FIELDS = ("number", "rack", "status", "deadline", "played_ref", "played_word", "played_score")
 
 
@@ -182,7 +197,10 @@ class SubmissionInline(admin.TabularInline):
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(ReadOnlyAdmin):
+    """Read-only: a round changes through the arbiter's services (draw, clock, annul, publish),
+    each audited, with what follows from it recomputed."""
+
     list_display = [
         "__str__",
         "game",
@@ -199,7 +217,10 @@ class RoundAdmin(admin.ModelAdmin):
 
 
 @admin.register(Submission)
-class SubmissionAdmin(admin.ModelAdmin):
+class SubmissionAdmin(ReadOnlyAdmin):
+    """Read-only: slips are kept as handed in; an arbiter's entry or correction goes through
+    the console (``slip_submit``, ``ruling_slip_enter``), audited and ruled."""
+
     list_display = [
         "player",
         "round",
@@ -217,7 +238,10 @@ class SubmissionAdmin(admin.ModelAdmin):
 
 
 @admin.register(Ruling)
-class RulingAdmin(admin.ModelAdmin):
+class RulingAdmin(ReadOnlyAdmin):
+    """Read-only: an amendment goes through ``ruling_amend`` (the console's, the API's), which
+    audits it and recomputes the ranks, solos and warnings' penalties that follow from it."""
+
     list_display = [
         "player",
         "round",
@@ -233,19 +257,6 @@ class RulingAdmin(admin.ModelAdmin):
     search_fields = ["player__name", "reason"]
     list_select_related = ["player", "round"]
     raw_id_fields = ["round", "player", "submission"]
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Rows the admin shows but never adds, changes or deletes."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(AuditEntry)

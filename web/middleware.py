@@ -5,7 +5,7 @@
   chunks off at the limit: Django's ASGI handler reads the whole body before any middleware;
   here it is what the WSGI and test paths see): an upload is otherwise streamed to disk whole
   (a word list's upload may be ``WORD_LIST_MAX_BYTES`` and its form, a room's results file
-  ``arbiter.services.rooms.MAX_BYTES`` and its form: the service says when the file itself is
+  ``arbiter.services.room_files.MAX_BYTES`` and its form: the service says when the file itself is
   too large);
 - a path with a control character is a 404 (no route has one: ``/play/%00/`` is no token);
 - a query parameter, a form field or an uploaded file's name with a control character is a
@@ -29,7 +29,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext
 from django.utils.translation.trans_real import parse_accept_lang_header
 
-from arbiter.services.rooms import MAX_BYTES as ROOM_RESULTS_MAX_BYTES
+from arbiter.services.room_files import MAX_BYTES as ROOM_RESULTS_MAX_BYTES
 from web.inputs import control_character, control_character_message
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")

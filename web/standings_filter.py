@@ -25,13 +25,16 @@ def player_filter_parse(query: Mapping[str, str]) -> PlayerFilter:
     for key, value in text.items():
         if len(value) > 120:
             raise ApplicationError(
-                gettext("The %(key)s filter is longer than 120 characters.") % {"key": key}
+                gettext("The %(key)s filter is longer than 120 characters.") % {"key": key},
+                code="filter_too_long",
             )
     try:
         series = series_parse(text["series"])
         age_category = age_category_parse(text["age_category"])
     except ValueError as exc:
-        raise ApplicationError(str(exc)[0].upper() + str(exc)[1:] + ".") from None
+        raise ApplicationError(
+            str(exc)[0].upper() + str(exc)[1:] + ".", code="bad_filter"
+        ) from None
     return PlayerFilter(
         category=text["category"] or None,
         club=text["club"] or None,

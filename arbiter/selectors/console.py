@@ -14,15 +14,7 @@ from arbiter.state import board_before, lexicon_for
 from engine.movegen import ScoredMove, generate
 from engine.tiles import TileSet, rack_notation
 from tournament.models import AuditEntry, Discipline, Game, Player, Round, Ruling, Submission
-from tournament.selectors import unique_or_none
-
-
-def round_current(game: Game) -> Round | None:
-    """The round in play, else the last published one."""
-    return (
-        unique_or_none(game.rounds.filter(status__in=Round.IN_PLAY))
-        or game.rounds.filter(status=Round.Status.PUBLISHED).order_by("-number").first()
-    )
+from tournament.selectors import round_current, unique_or_none
 
 
 @dataclass(frozen=True)
@@ -106,7 +98,7 @@ class ConsoleState:
 
 
 def console_state(*, game: Game, now: datetime) -> ConsoleState:
-    current = round_current(game)
+    current = round_current(game_id=game.pk)
     # A withdrawn player hands in no slip: the console does not wait for them.
     players = Player.objects.filter(event_id=game.event_id, withdrawn_at__isnull=True).order_by(
         "table", "name"
@@ -173,3 +165,37 @@ def round_moves_ranked(*, round: Round) -> list[tuple[int, ScoredMove]]:
             rank = i + 1
         ranked.append((rank, m))
     return ranked
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """A round as the director API reads it: every ruling (by table, with the player and the
+    slip ruled), the disciplinary warnings given in it, the open double-entry mismatches."""
+
+    round: Round
+    rulings: list[Ruling]
+    disciplines: list[Discipline]
+    mismatches: list[Mismatch]
+
+
+def round_record(*, game: Game, number: int) -> RoundRecord | None:
+    """Round ``number`` of ``game`` (the one not annulled), or None when there is none."""
+    round = game.rounds.exclude(status=Round.Status.ANNULLED).filter(number=number).first()
+    if round is None:
+        return None
+    rulings = list(
+        Ruling.objects.filter(round=round)
+        .select_related("player", "submission")
+        .order_by("player__table", "player__name", "pk")
+    )
+    disciplines = list(
+        Discipline.objects.filter(round=round)
+        .select_related("player")
+        .order_by("player__table", "given_at", "pk")
+    )
+    return RoundRecord(round, rulings, disciplines, double_entry_mismatches(round=round))
+
+
+def game_audit(*, game: Game) -> list[AuditEntry]:
+    """The game's whole audit log, newest first, with each entry's round."""
+    return list(AuditEntry.objects.filter(game=game).select_related("round").order_by("-at", "-pk"))

@@ -34,7 +34,7 @@ from arbiter.selectors.standings import Standings, standings_event, standings_ga
 from arbiter.services.rulings import judge_for, slip_of
 from arbiter.state import lexicon_title, round_record
 from engine.board import Layout
-from engine.eliot import (
+from engine.eliot.model import (
     ELIOT_PENALTY_VALUE,
     ELIOT_WARNINGS_LIMIT,
     Dictionary,
@@ -44,9 +44,8 @@ from engine.eliot import (
     EliotPlayer,
     EliotTurn,
     Rack,
-    eliot_word,
-    eliot_write,
 )
+from engine.eliot.writer import eliot_word, eliot_write
 from engine.errors import EngineError
 from engine.gcg import gcg_write
 from engine.record import placements
@@ -54,6 +53,7 @@ from engine.tiles import TileSet, rack_notation
 from engine.validate import move_from_tiles
 from tournament.errors import ApplicationError
 from tournament.models import Event, Game, Player, Round, Ruling
+from tournament.selectors import round_in_play
 from tournament.sigles import ResultLine, sigles_lines
 from tournament.vocabulary import ruling_total
 
@@ -207,7 +207,8 @@ def eliot_export(game: Game) -> EliotExport:
     except EngineError as exc:
         raise ApplicationError(
             gettext("Game %(game)s: the rounds do not replay: %(why)s")
-            % {"game": game.number, "why": error_text(exc, gettext)}
+            % {"game": game.number, "why": error_text(exc, gettext)},
+            code="rounds_do_not_replay",
         ) from None
     turns = []
     kept: str | None = None
@@ -248,11 +249,7 @@ def eliot_export(game: Game) -> EliotExport:
             )
         )
         kept = placement.leave
-    current = (
-        game.rounds.filter(status__in=Round.IN_PLAY).order_by("number").first()
-        if game.status != Game.Status.FINISHED
-        else None
-    )
+    current = round_in_play(game_id=game.pk) if game.status != Game.Status.FINISHED else None
     if current is not None:
         turns.append(
             EliotTurn(
@@ -414,7 +411,8 @@ def gcg_text(game: Game) -> str:
     except EngineError as exc:
         raise ApplicationError(
             gettext("Game %(game)s: the rounds do not replay: %(why)s")
-            % {"game": game.number, "why": error_text(exc, gettext)}
+            % {"game": game.number, "why": error_text(exc, gettext)},
+            code="rounds_do_not_replay",
         ) from None
 
 

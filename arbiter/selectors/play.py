@@ -16,13 +16,19 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Max, QuerySet, Subquery
 
+from arbiter.rules import PLACED_CODES
 from arbiter.selectors.standings import StandingRow, Standings, standings_event
 from engine.board import Layout
 from engine.tiles import BLANK, TileSet
 from tournament.compiled import Compiled
 from tournament.models import AuditEntry, Event, Game, Player, Round, Ruling, Submission
 from tournament.models.slip import RULING_CHOICES_SHOWN
-from tournament.selectors import game_current, game_current_queryset
+from tournament.selectors import (
+    game_current,
+    game_current_queryset,
+    round_current,
+    round_last_published,
+)
 from tournament.vocabulary import ruling_total
 
 STANDINGS_LEADERS = 10
@@ -115,15 +121,6 @@ def _slip_json(slip: Submission | None) -> dict[str, Any] | None:
     }
 
 
-def _current_round(game: Game) -> Round | None:
-    return (
-        Round.objects.filter(game=game)
-        .exclude(status=Round.Status.ANNULLED)
-        .order_by("-number")
-        .first()
-    )
-
-
 def play_shared(*, event: Event, game: Game | None, now: datetime) -> dict[str, Any]:
     """What every phone of the event shows alike at ``now`` (the server clock): the event, the
     game, its board and the round in play. Rendered once per change for all of them
@@ -147,7 +144,7 @@ def play_shared(*, event: Event, game: Game | None, now: datetime) -> dict[str, 
     data["board"] = list(game.board)
     data["premiums"] = list(Layout.load(game.board_layout).rows)
     data["values"] = {**TileSet.load(game.tile_set).values, BLANK: 0}
-    current = _current_round(game)
+    current = round_current(game_id=game.pk)
     if current is not None:
         shows_rack = current.status != Round.Status.DRAWN
         remaining = current.remaining(at=now)
@@ -159,7 +156,8 @@ def play_shared(*, event: Event, game: Game | None, now: datetime) -> dict[str, 
             "deadline": current.deadline if current.status == Round.Status.OPEN else None,
             "paused": current.is_paused,
             "remaining_seconds": remaining.total_seconds() if remaining is not None else None,
-            "accepts_slips": current.is_open(at=now) and not current.is_paused,
+            # the slip service's own rule, at the time of the render (the grace included)
+            "accepts_slips": current.accepts_slips(at=now, grace=event.grace),
         }
     return data
 
@@ -171,6 +169,7 @@ def _ruling_json(row: dict[str, Any]) -> dict[str, Any]:
     return {
         "code": row["code"],
         "label": str(_LABELS.get(row["code"], row["code"])),
+        "placed": row["code"] in PLACED_CODES,
         "reason": row["reason"],
         "points": row["points"],
         "total": _total(row),
@@ -214,10 +213,8 @@ def play_personal_many(
     def only(queryset: Any) -> Any:
         return queryset if ids is None else queryset.filter(player_id__in=ids)
 
-    current = _current_round(game)
-    last = (
-        Round.objects.filter(game=game, status=Round.Status.PUBLISHED).order_by("-number").first()
-    )
+    current = round_current(game_id=game.pk)
+    last = round_last_published(game_id=game.pk)
     rulings = {
         row["submission_id"]: row
         for row in only(
@@ -303,6 +300,7 @@ def play_personal_many(
             mine[row["player_id"]]["result"]["ruling"] = {
                 "code": row["code"],
                 "label": str(_LABELS.get(row["code"], row["code"])),
+                "placed": row["code"] in PLACED_CODES,
                 "reason": row["reason"],
                 "points": row["points"],
                 "penalty": row["penalty"] + row["warning_penalty"],

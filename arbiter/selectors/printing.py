@@ -65,7 +65,8 @@ def game_sheet(game: Game) -> list[SheetRound]:
                     gettext(
                         "Game %(game)s, round %(round)s: the top does not go on the board: %(why)s"
                     )
-                    % {"game": game.number, "round": r.number, "why": error_text(exc, gettext)}
+                    % {"game": game.number, "round": r.number, "why": error_text(exc, gettext)},
+                    code="top_does_not_fit",
                 ) from None
         cumulative += r.played_score or 0
         sheet.append(

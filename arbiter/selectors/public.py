@@ -13,10 +13,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from arbiter.selectors.console import round_current
 from arbiter.selectors.standings import Standings, standings_event, standings_game
 from tournament.models import Event, Game, Round, Ruling
-from tournament.selectors import game_current
+from tournament.selectors import game_current, round_current
 
 
 def initials(name: str) -> str:
@@ -52,7 +51,7 @@ def public_results(*, event: Event, now: datetime) -> dict[str, Any]:
     state: dict[str, Any] = {"event": event.name, "warning_seconds": event.warning_seconds}
     if game is None:
         return state | {"game": None}
-    current = round_current(game)
+    current = round_current(game_id=game.pk)
     in_play = current is not None and current.status != Round.Status.PUBLISHED
     published = list(
         Round.objects.filter(game=game, status=Round.Status.PUBLISHED).order_by("number")

@@ -9,8 +9,10 @@ from typing import Any
 from django.db.models import Count
 from django.utils import timezone
 
-from arbiter.services.rooms import ROOM_RESULTS_FORMAT, ROOM_RESULTS_VERSION, RULING_FIELDS
+from arbiter.services.room_files import ROOM_RESULTS_FORMAT, ROOM_RESULTS_VERSION
+from arbiter.services.rooms import RULING_FIELDS
 from tournament.models import Event, Round, Ruling
+from tournament.selectors import event_round_in_play
 
 
 @dataclass(frozen=True)
@@ -38,7 +40,7 @@ def rooms_progress(host: Event) -> list[RoomProgress]:
         last = published.order_by("-game__number", "-number").values_list("game__number", "number")[
             :1
         ]
-        playing = rounds.filter(status__in=Round.IN_PLAY).values_list("game__number", "number")
+        playing = event_round_in_play(event_id=event.pk)
         rows.append(
             RoomProgress(
                 event=event,
@@ -46,7 +48,7 @@ def rooms_progress(host: Event) -> list[RoomProgress]:
                 players=players.get(event.pk, 0),
                 published=published.count(),
                 last=next(iter(last), None),
-                in_play=next(iter(playing[:1]), None),
+                in_play=None if playing is None else (playing.game.number, playing.number),
             )
         )
     return rows

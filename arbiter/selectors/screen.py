@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from arbiter.selectors.console import round_current
 from arbiter.selectors.standings import (
     PlayerFilter,
     Standings,
@@ -18,7 +17,7 @@ from arbiter.selectors.standings import (
     standings_simultaneous_live,
 )
 from tournament.models import Game, Round, Ruling
-from tournament.selectors import host_of
+from tournament.selectors import host_of, round_current, round_last_published
 
 
 @dataclass(frozen=True)
@@ -45,12 +44,12 @@ def screen_state(
     """What the projection screen shows of ``game`` at ``now`` (the server clock); the
     standings of the players ``only`` keeps (a category's screen), ranked among themselves;
     with ``simultaneous``, the one ranking of every room of the event's simultaneous."""
-    current = round_current(game)
+    current = round_current(game_id=game.pk)
     left = None if current is None else current.remaining(at=now)
     last = (
         current
         if current is not None and current.status == Round.Status.PUBLISHED
-        else game.rounds.filter(status=Round.Status.PUBLISHED).order_by("-number").first()
+        else round_last_published(game_id=game.pk)
     )
     top = None
     if last is not None and last.played_word:

@@ -15,7 +15,6 @@ from django.utils.translation import gettext
 from arbiter.reasons import end_text
 from tournament.errors import ApplicationError
 from tournament.models import Game, Round
-from tournament.selectors import unique_or_none
 from tournament.services.audit import audit_record
 
 logger = logging.getLogger(__name__)
@@ -59,7 +58,9 @@ def round_require(round: Round, *statuses: str, action: str) -> None:
                 "status": said(round.status),
                 "allowed": allowed,
                 "action": gettext(action),
-            }
+            },
+            code="round_wrong_status",
+            data={"status": round.status, "allowed": list(statuses)},
         )
 
 
@@ -72,10 +73,6 @@ def round_audit(round: Round, action: str, actor: Actor, **data: Any) -> None:
         actor=actor,
         data=data,
     )
-
-
-def round_in_play(game: Game) -> Round | None:
-    return unique_or_none(game.rounds.filter(status__in=Round.IN_PLAY))
 
 
 def game_finish(game: Game, reason: str, actor: Actor) -> None:

@@ -23,6 +23,7 @@ from tournament.errors import ApplicationError
 from tournament.models import Player, Round, Ruling, Submission
 from tournament.selectors import unique_or_none
 from tournament.services.audit import audit_record
+from tournament.services.closing import event_require_open
 from tournament.vocabulary import RulingCode
 
 
@@ -31,7 +32,7 @@ def round_annul(*, round: Round, reason: str, actor: Actor) -> Round:
     """Annul a round still in play: its rack goes back, its slips and rulings are kept for the
     record but count for nothing, and the round may be drawn again (a new rack)."""
     if not reason.strip():
-        raise ApplicationError(gettext("Say why the round is annulled."))
+        raise ApplicationError(gettext("Say why the round is annulled."), code="reason_required")
     round = round_locked(round)
     round_require(round, *Round.IN_PLAY, action=gettext_noop("annulled"))
     round.status = Round.Status.ANNULLED
@@ -61,11 +62,17 @@ def ruling_amend(
     solos, warnings' penalties, ranks, standings) follows for this round and every later one.
     Says why and who, in the ruling and in the audit log."""
     if not reason.strip():
-        raise ApplicationError(gettext("An amended ruling needs its reason."))
+        raise ApplicationError(
+            gettext("An amended ruling needs its reason."), code="reason_required"
+        )
     if (points is not None and points < 0) or (penalty is not None and penalty < 0):
-        raise ApplicationError(gettext("Points and penalties are not negative."))
+        raise ApplicationError(
+            gettext("Points and penalties are not negative."), code="negative_points"
+        )
     if code is not None and code not in set(RulingCode):
-        raise ApplicationError(gettext("Unknown ruling '%(code)s'.") % {"code": code})
+        raise ApplicationError(
+            gettext("Unknown ruling '%(code)s'.") % {"code": code}, code="unknown_ruling_code"
+        )
     ruling = (
         Ruling.objects.select_for_update(of=("self",))
         .select_related("round__game__event", "submission", "player")
@@ -75,20 +82,21 @@ def ruling_amend(
     round_require(
         round, Round.Status.SCORED, Round.Status.PUBLISHED, action=gettext_noop("amended")
     )
-    _require_event_open(round)
+    event_require_open(round.game.event)
     if code is not None and (code == RulingCode.MISSING) != (ruling.submission_id is None):
         raise ApplicationError(
             gettext(
                 "A player who handed in no slip keeps the ruling 'missing': enter the slip instead."
             )
             if ruling.submission_id is None
-            else gettext("A player who handed in a slip cannot be ruled 'missing'.")
+            else gettext("A player who handed in a slip cannot be ruled 'missing'."),
+            code="no_slip",
         )
     before = _facts(ruling)
     if late is not None and late != (ruling.submission is not None and ruling.submission.late):
         if ruling.submission is None:
             raise ApplicationError(
-                gettext("A player who handed in no slip has no slip to mark late.")
+                gettext("A player who handed in no slip has no slip to mark late."), code="no_slip"
             )
         ruling.submission.late = late
         ruling.submission.save(update_fields=["late"])
@@ -152,14 +160,16 @@ def ruling_slip_enter(
     entered after the round was published; the player is ruled again and what the game's
     rulings derive follows."""
     if not reason.strip():
-        raise ApplicationError(gettext("An amended ruling needs its reason."))
+        raise ApplicationError(
+            gettext("An amended ruling needs its reason."), code="reason_required"
+        )
     round = (
         Round.objects.select_for_update(of=("self",)).select_related("game__event").get(pk=round.pk)
     )
     round_require(
         round, Round.Status.PUBLISHED, action=gettext_noop("given a slip after publication")
     )
-    _require_event_open(round)
+    event_require_open(round.game.event)
     old = unique_or_none(Ruling.objects.filter(round=round, player=player))
     before = None if old is None else _facts(old)
     word, ref = clean_entry(word, ref, score)
@@ -194,15 +204,6 @@ def ruling_slip_enter(
         },
     )
     return ruling
-
-
-def _require_event_open(round: Round) -> None:
-    event = round.game.event
-    if event.status == event.Status.FINISHED:
-        raise ApplicationError(
-            gettext("%(name)s is closed: its rulings can no longer be amended.")
-            % {"name": event.name}
-        )
 
 
 def _facts(ruling: Ruling) -> dict[str, object]:

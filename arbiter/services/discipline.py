@@ -22,6 +22,7 @@ from arbiter.services.rulings import rulings_derive
 from tournament.errors import ApplicationError
 from tournament.models import Discipline, Game, Player, Round
 from tournament.services.audit import audit_record
+from tournament.services.closing import event_require_open
 
 # A round a warning may be given in: being played, or ruled (scored, published).
 WARNABLE = (*Round.IN_PLAY, Round.Status.PUBLISHED)
@@ -30,15 +31,6 @@ RULED = (Round.Status.SCORED, Round.Status.PUBLISHED)
 
 def _game_locked(round: Round) -> Game:
     return Game.objects.select_for_update().select_related("event").get(pk=round.game_id)
-
-
-def _require_open(game: Game) -> None:
-    if game.event.status == game.event.Status.FINISHED:
-        raise ApplicationError(
-            gettext("%(name)s is closed: its rulings can no longer be amended.")
-            % {"name": game.event.name},
-            data={"code": "event_closed"},
-        )
 
 
 @transaction.atomic
@@ -50,16 +42,16 @@ def discipline_warn(
     counts it when it is scored."""
     if not reason.strip():
         raise ApplicationError(
-            gettext("A disciplinary warning needs its reason."), data={"code": "reason_missing"}
+            gettext("A disciplinary warning needs its reason."), code="reason_missing"
         )
     game = _game_locked(round)
-    _require_open(game)
+    event_require_open(game.event)
     round = Round.objects.get(pk=round.pk)
     round_require(round, *WARNABLE, action=gettext_noop("given a disciplinary warning"))
     if player.event_id != game.event_id:
         raise ApplicationError(
             gettext("%(name)s does not play this event.") % {"name": player.name},
-            data={"code": "not_a_player"},
+            code="not_a_player",
         )
     given = Discipline.objects.create(
         round=round,
@@ -87,10 +79,10 @@ def discipline_withdraw(*, discipline: Discipline, reason: str, actor: Actor) ->
     if not reason.strip():
         raise ApplicationError(
             gettext("Withdrawing a disciplinary warning needs its reason."),
-            data={"code": "reason_missing"},
+            code="reason_missing",
         )
     game = _game_locked(discipline.round)
-    _require_open(game)
+    event_require_open(game.event)
     given = Discipline.objects.select_related("round").get(pk=discipline.pk)
     round = given.round
     data = {"player": given.player_id, "given": given.reason, "reason": reason.strip()}

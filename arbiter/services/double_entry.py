@@ -28,7 +28,8 @@ def slip_check_resolve(*, round: Round, check: int, kept: Kept, actor: User) -> 
     round = Round.objects.select_for_update().select_related("game__event").get(pk=round.pk)
     if kept not in ("first", "second"):
         raise SlipRefused(
-            gettext("Keep the first entry or the second, not %(kept)r.") % {"kept": kept}
+            gettext("Keep the first entry or the second, not %(kept)r.") % {"kept": kept},
+            code="bad_kept",
         )
     mismatch = next((m for m in double_entry_mismatches(round=round) if m.check == check), None)
     if mismatch is None:
@@ -38,14 +39,14 @@ def slip_check_resolve(*, round: Round, check: int, kept: Kept, actor: User) -> 
                 "it may have been resolved already."
             )
             % {"check": check, "round": round.number},
-            data={"code": "no_mismatch"},
+            code="no_mismatch",
         )
     chosen = mismatch.first if kept == "first" else mismatch.second
     if chosen is None:
         raise SlipRefused(
             gettext("Table %(table)s has no first entry to keep: keep the second.")
             % {"table": mismatch.table},
-            data={"code": "no_first_entry"},
+            code="no_first_entry",
         )
     slip = None
     if kept == "second":

@@ -24,10 +24,11 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 from arbiter.services.common import Actor
 from arbiter.state import predrawn_check
 from engine.board import Board, Layout
-from engine.eliot import MAX_BYTES, EliotGame, EliotTurn, InterchangeError, Problem, eliot_read
+from engine.eliot.model import EliotGame, EliotTurn
+from engine.eliot.reader import MAX_BYTES, eliot_read
 from engine.errors import EngineError
 from engine.game import PUT_BACK
-from engine.interchange import read_json
+from engine.interchange import InterchangeError, Problem, read_json
 from engine.move import Move
 from engine.record import GameDocument, RoundDocument
 from engine.tiles import TileSet, sort_tiles
@@ -55,8 +56,8 @@ class GameImportError(ApplicationError):
                 count,
             )
             % {"count": count},
+            code="bad_file",
             data={
-                "code": "bad_file",
                 "errors": [
                     {
                         "line": p.line,

@@ -49,7 +49,8 @@ def round_publish(*, round: Round, actor: Actor, now: datetime | None = None) ->
         if not verdict.valid:
             raise ApplicationError(
                 gettext("The top to play, %(move)s, is not valid: %(message)s.")
-                % {"move": move, "message": verdict.problems[0].message}
+                % {"move": move, "message": verdict.problems[0].message},
+                code="top_not_valid",
             )
         board.play(move)
         game.board = board.to_lines()
@@ -97,13 +98,14 @@ def round_top_choose(*, round: Round, ref: str, word: str, actor: Actor) -> Roun
                 "Game %(number)s is played in several rooms (a simultaneous event): its moves "
                 "are the pre-drawn game's, the same in every room."
             )
-            % {"number": game.number}
+            % {"number": game.number},
+            code="simultaneous_moves_fixed",
         )
     try:
         move = Move.from_ref(ref, word)
     except EngineError as exc:
         raise ApplicationError(
-            gettext("That move cannot be read: %(exc)s") % {"exc": exc}
+            gettext("That move cannot be read: %(exc)s") % {"exc": exc}, code="bad_move"
         ) from None
     verdict = validate(
         board_of(game),
@@ -115,7 +117,8 @@ def round_top_choose(*, round: Round, ref: str, word: str, actor: Actor) -> Roun
     if not verdict.valid:
         raise ApplicationError(
             gettext("%(move)s cannot be played: %(problems)s.")
-            % {"move": move, "problems": "; ".join(p.message for p in verdict.problems)}
+            % {"move": move, "problems": "; ".join(p.message for p in verdict.problems)},
+            code="move_not_playable",
         )
     top_score = round.tops[0]["score"] if round.tops else verdict.score
     round.played_ref, round.played_word, round.played_score = move.ref, move.word, verdict.score

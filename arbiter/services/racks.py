@@ -13,7 +13,6 @@ from arbiter.reasons import error_text
 from arbiter.services.common import (
     Actor,
     game_finish,
-    round_in_play,
 )
 from arbiter.state import engine_game, lexicon_require_ready
 from engine.errors import EngineError, RackError, RackRejected
@@ -22,6 +21,7 @@ from engine.replay import draw_planned
 from engine.tiles import TileSet
 from tournament.errors import ApplicationError
 from tournament.models import Game, Round
+from tournament.selectors import round_in_play
 from tournament.services.audit import audit_record
 from tournament.services.closing import event_require_open
 
@@ -33,21 +33,24 @@ def _check_can_draw(game: Game) -> None:
             gettext(
                 "%(room)s plays on another installation: its rounds come in with its results file."
             )
-            % {"room": game.event.name}
+            % {"room": game.event.name},
+            code="remote_room",
         )
     lexicon_require_ready(game.lexicon)
     if game.status == Game.Status.FINISHED:
         raise ApplicationError(
             gettext("Game %(number)s is over: %(finished)s.")
-            % {"number": game.number, "finished": game.end_reason or gettext("finished")}
+            % {"number": game.number, "finished": game.end_reason or gettext("finished")},
+            code="game_over",
         )
-    current = round_in_play(game)
+    current = round_in_play(game_id=game.pk)
     if current is not None:
         raise ApplicationError(
             gettext(
                 "Round %(number)s is %(status)s: publish or annul it before drawing the next rack."
             )
-            % {"number": current.number, "status": current.status}
+            % {"number": current.number, "status": current.status},
+            code="round_in_play",
         )
 
 
@@ -98,7 +101,8 @@ def round_draw(*, game: Game, actor: Actor) -> Round | None:
     if game.source == Game.Source.MANUAL:
         raise ApplicationError(
             gettext("Game %(number)s's racks are typed in from the bag: enter the rack instead.")
-            % {"number": game.number}
+            % {"number": game.number},
+            code="racks_typed",
         )
     _check_can_draw(game)
     state = engine_game(game)
@@ -153,7 +157,8 @@ def _predrawn_round(game: Game, state: DuplicateGame, number: int, actor: Actor)
     except (EngineError, KeyError) as exc:
         raise ApplicationError(
             gettext("Round %(number)s of the pre-drawn game cannot be drawn here: %(exc)s")
-            % {"number": number, "exc": exc}
+            % {"number": number, "exc": exc},
+            code="predrawn_round_unplayable",
         ) from None
     return _round_create(
         game,
@@ -178,7 +183,7 @@ def round_rack_enter(*, game: Game, rack: str, actor: Actor) -> Round:
     reason; the next rack typed is then seven fresh tiles."""
     entry = _rack_enter(game=game, rack=rack, actor=actor)
     if entry.round is None:
-        raise ApplicationError(entry.refused)
+        raise ApplicationError(entry.refused, code="rack_refused")
     return entry.round
 
 
@@ -189,7 +194,8 @@ def _rack_enter(*, game: Game, rack: str, actor: Actor) -> RackEntry:
     if game.source != Game.Source.MANUAL:
         raise ApplicationError(
             gettext("Game %(number)s draws its racks itself (%(source)s).")
-            % {"number": game.number, "source": game.get_source_display().lower()}
+            % {"number": game.number, "source": game.get_source_display().lower()},
+            code="game_draws_itself",
         )
     state = engine_game(game)
     reason = state.exhausted()
@@ -219,7 +225,8 @@ def _rack_enter(*, game: Game, rack: str, actor: Actor) -> RackEntry:
     except (RackError, EngineError) as exc:
         raise ApplicationError(
             gettext("Rack '%(rack)s' cannot be entered: %(exc)s")
-            % {"rack": rack, "exc": error_text(exc, gettext)}
+            % {"rack": rack, "exc": error_text(exc, gettext)},
+            code="bad_rack",
         ) from None
     return RackEntry(
         _round_create(

@@ -65,7 +65,8 @@ class RoomResultsError(ApplicationError):
                 len(errors),
             )
             % {"count": len(errors)},
-            data={"code": code, "errors": errors},
+            code=code,
+            data={"errors": errors},
         )
         self.errors = errors
 

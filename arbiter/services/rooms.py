@@ -28,10 +28,7 @@ from django.utils.translation import gettext
 from arbiter.reasons import end_text
 from arbiter.services.common import Actor
 from arbiter.services.room_files import (
-    MAX_BYTES,
     MAX_PROBLEMS,
-    ROOM_RESULTS_FORMAT,
-    ROOM_RESULTS_VERSION,
     FilePlayer,
     FileRound,
     FileRuling,
@@ -245,7 +242,8 @@ def room_results_import(*, room: Event, raw: bytes, actor: Actor) -> RoomImport:
                 "%(event)s is not a remote room of a simultaneous event: its results are its "
                 "own rulings, not a file."
             )
-            % {"event": room.name}
+            % {"event": room.name},
+            code="not_a_remote_room",
         )
     event_require_open(room)
     read = room_results_read(raw)
@@ -478,12 +476,4 @@ def _compared(fr: FileRuling) -> tuple[Any, ...]:
     return (*slip, *(getattr(fr, f) for f in _STORED))
 
 
-__all__ = [
-    "MAX_BYTES",
-    "ROOM_RESULTS_FORMAT",
-    "ROOM_RESULTS_VERSION",
-    "RULING_FIELDS",
-    "RoomImport",
-    "RoomResultsError",
-    "room_results_import",
-]
+__all__ = ["RULING_FIELDS", "RoomImport", "room_results_import"]

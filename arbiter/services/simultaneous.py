@@ -27,7 +27,9 @@ def game_draw_whole(*, event: Event, actor: Actor, seed: int | None = None) -> G
     lexicon_require_ready(event.lexicon)
     seed = secrets.randbelow(2**32) if seed is None else seed
     if not 0 <= seed < 2**32:
-        raise ApplicationError(gettext("A seed is a whole number from 0 to 4294967295."))
+        raise ApplicationError(
+            gettext("A seed is a whole number from 0 to 4294967295."), code="bad_seed"
+        )
     played = autoplay(
         seed=seed,
         tiles=TileSet.load(event.tile_set),

@@ -26,6 +26,7 @@ from tournament.errors import ApplicationError
 from tournament.models import Event, Player, Round, Submission
 from tournament.selectors import unique_or_none
 from tournament.services.audit import audit_record
+from tournament.services.closing import event_require_open
 
 _ROUND_COLUMNS = (
     "number",
@@ -96,12 +97,12 @@ def clean_entry(word: str, ref: str, score: int | None) -> tuple[str, str]:
     ruling whoever typed it."""
     word, ref = word.strip(), ref.strip().upper()
     if not word:
-        raise SlipRefused(_("Type the word as the slip has it."), data={"code": "malformed_word"})
+        raise SlipRefused(_("Type the word as the slip has it."), code="malformed_word")
     if len(word) > 15:
         raise SlipRefused(
             _("The word %(word)s has %(letters)s letters: at most 15.")
             % {"word": word, "letters": len(word)},
-            data={"code": "malformed_word"},
+            code="malformed_word",
         )
     if len(ref) > 4:
         raise SlipRefused(
@@ -110,12 +111,12 @@ def clean_entry(word: str, ref: str, score: int | None) -> tuple[str, str]:
                 "or junction letters (two to four: HOR)."
             )
             % {"ref": ref},
-            data={"code": "malformed_reference"},
+            code="malformed_reference",
         )
     if score is not None and not 0 <= score <= 9999:
         raise SlipRefused(
             _("The announced score is a whole number from 0 to 9999."),
-            data={"code": "malformed_score"},
+            code="malformed_score",
         )
     return word, ref
 
@@ -208,9 +209,7 @@ def _current_json(slip: Submission) -> dict[str, object]:
 
 def _check_arbiter_entry(round: Round, entered_by: User | None) -> None:
     if entered_by is None:
-        raise SlipRefused(
-            _("A slip entered by an arbiter says who entered it."), data={"code": "no_arbiter"}
-        )
+        raise SlipRefused(_("A slip entered by an arbiter says who entered it."), code="no_arbiter")
     if round.status == Round.Status.PUBLISHED:
         raise SlipRefused(
             _(
@@ -218,7 +217,7 @@ def _check_arbiter_entry(round: Round, entered_by: User | None) -> None:
                 "(it says why and who)."
             )
             % {"round": round.number},
-            data={"code": "round_published"},
+            code="round_published",
         )
     if round.status not in (Round.Status.OPEN, Round.Status.CLOSED, Round.Status.SCORED):
         raise SlipRefused(
@@ -227,18 +226,13 @@ def _check_arbiter_entry(round: Round, entered_by: User | None) -> None:
                 "until it is published."
             )
             % {"round": round.number, "status": round.get_status_display().lower()},
-            data={"code": "round_not_open"},
+            code="round_not_open",
         )
 
 
 def _check_taken(event: Event, player: Player) -> None:
     """No slip, from any source, in a closed event or from or for a withdrawn player."""
-    if event.is_closed:
-        raise SlipRefused(
-            _("%(event)s is closed: no slip is taken (its director can reopen it).")
-            % {"event": event.name},
-            data={"code": "event_closed"},
-        )
+    event_require_open(event, refused=SlipRefused)
     if player.is_withdrawn:
         raise SlipRefused(
             _(
@@ -246,7 +240,7 @@ def _check_taken(event: Event, player: Player) -> None:
                 "(the director can reinstate them)."
             )
             % {"player": player.name, "event": event.name},
-            data={"code": "withdrawn"},
+            code="withdrawn",
         )
 
 
@@ -259,32 +253,30 @@ def _check_phone_slip(round: Round, player: Player, at: datetime, late: bool) ->
     """A player's own slip counts when it arrived (``at``, stamped when the request came in)
     before the deadline plus the grace, even if the round has closed since."""
     if late:
-        raise SlipRefused(_("Only an arbiter marks a slip late."), data={"code": "not_an_arbiter"})
+        raise SlipRefused(_("Only an arbiter marks a slip late."), code="not_an_arbiter")
     if not player.token_is_active:
         raise SlipRefused(
             _("This player's access has been revoked: ask the director."),
-            data={"code": "revoked"},
+            code="revoked",
         )
-    on_time = round.status in (Round.Status.CLOSED, Round.Status.SCORED)
-    if round.status != Round.Status.OPEN and not on_time:
+    refusal = round.slip_refusal(at=at, grace=round.game.event.grace)
+    if refusal == "round_not_open":
         raise SlipRefused(
             _("Round %(round)s is not open (it is %(status)s).")
             % {"round": round.number, "status": round.get_status_display().lower()},
-            data={"code": "round_not_open"},
+            code="round_not_open",
         )
-    grace = timedelta(seconds=round.game.event.grace_seconds)
-    assert round.deadline is not None
-    paused_at = round.paused_at if round.status == Round.Status.OPEN else None
-    if paused_at is not None and at > paused_at:
+    if refusal == "round_paused":
         raise SlipRefused(
             _(
                 "The clock is stopped in round %(round)s: hand in your slip when it starts "
                 "again (%(left)s left)."
             )
             % {"round": round.number, "left": _minutes(round.paused_remaining)},
-            data={"code": "round_paused"},
+            code="round_paused",
         )
-    if at > round.deadline + grace:
+    if refusal == "deadline_passed":
+        assert round.deadline is not None
         raise SlipRefused(
             _(
                 "The deadline has passed: round %(round)s closed at %(deadline)s and this slip "
@@ -295,7 +287,7 @@ def _check_phone_slip(round: Round, player: Player, at: datetime, late: bool) ->
                 "deadline": f"{timezone.localtime(round.deadline):%H:%M:%S}",
                 "arrived": f"{timezone.localtime(at):%H:%M:%S}",
             },
-            data={"code": "deadline_passed"},
+            code="deadline_passed",
         )
 
 
@@ -403,7 +395,7 @@ def _attempt_again(
                 "%(round)s (%(slip)s): send it as a new slip."
             )
             % {"round": round.number, "slip": f"{stored.ref or '-'} {stored.word}"},
-            data={"code": "attempt_reused"},
+            code="attempt_reused",
         )
     earlier = Submission.objects.filter(
         round_id=round.pk, player_id=stored.player_id, pk__lt=stored.pk
@@ -467,7 +459,7 @@ def _slip_submit(
         raise SlipRefused(
             _("%(player)s is not registered in %(event)s.")
             % {"player": player.name, "event": event.name},
-            data={"code": "not_your_event"},
+            code="not_your_event",
         )
     _check_taken(event, player)
     arbiter = source == Submission.Source.ARBITER
@@ -488,7 +480,8 @@ def _slip_submit(
                 "slip": f"{current.ref or '-'} {current.word} {current.announced_score}",
                 "source": current.get_source_display().lower(),
             },
-            data={"code": "slip_exists", "existing": _current_json(current)},
+            code="slip_exists",
+            data={"existing": _current_json(current)},
         )
     slip = slip_record(
         round=round,

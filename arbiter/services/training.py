@@ -19,7 +19,7 @@ nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
@@ -30,7 +30,9 @@ from arbiter.services.rulings import judge_for
 from arbiter.services.slips import clean_entry
 from tournament.errors import ApplicationError
 from tournament.models import Game, Round, TrainingAttempt, TrainingSlip
+from tournament.selectors import round_last_published
 from tournament.services.audit import audit_record
+from tournament.vocabulary import slips_end
 
 TOPPING_TIMEOUT_PENALTY = 60  # seconds added to a topping round whose time ran out
 ROUND_SECONDS_MIN, ROUND_SECONDS_MAX = 10, 3600
@@ -60,7 +62,7 @@ def _round_of(attempt: TrainingAttempt) -> Round:
     if found is None:
         raise TrainingRefused(
             _("This game has no round %(number)s any more.") % {"number": attempt.round_number},
-            data={"code": "training_round_gone"},
+            code="training_round_gone",
         )
     return found
 
@@ -76,23 +78,21 @@ def training_start(
 ) -> TrainingAttempt:
     """A new attempt at ``game``, its first round's clock running from ``now``."""
     if not game.is_open_for_training:
-        raise TrainingRefused(
-            _("This game is not open for training."), data={"code": "training_closed"}
-        )
+        raise TrainingRefused(_("This game is not open for training."), code="training_closed")
     if mode not in TrainingAttempt.Mode.values:
         raise TrainingRefused(
-            _("Unknown training mode %(mode)s.") % {"mode": mode}, data={"code": "training_mode"}
+            _("Unknown training mode %(mode)s.") % {"mode": mode}, code="training_mode"
         )
     seconds = game.event.round_seconds if round_seconds is None else round_seconds
     if not ROUND_SECONDS_MIN <= seconds <= ROUND_SECONDS_MAX:
         raise TrainingRefused(
             _("The time per round is from %(low)s to %(high)s seconds.")
             % {"low": ROUND_SECONDS_MIN, "high": ROUND_SECONDS_MAX},
-            data={"code": "training_seconds"},
+            code="training_seconds",
         )
     if not training_rounds(game):
         raise TrainingRefused(
-            _("This game has no published round to replay."), data={"code": "training_empty"}
+            _("This game has no published round to replay."), code="training_empty"
         )
     return TrainingAttempt.objects.create(
         game=game,
@@ -115,7 +115,7 @@ class TrainingOutcome:
 def _late(attempt: TrainingAttempt, round: Round, now: datetime) -> bool:
     deadline = attempt.deadline()
     assert deadline is not None
-    return now > deadline + timedelta(seconds=round.game.event.grace_seconds)
+    return now > slips_end(deadline=deadline, grace=round.game.event.grace)
 
 
 def _claim_round_end(attempt: TrainingAttempt, now: datetime) -> bool:
@@ -165,10 +165,10 @@ def _slip_row(
 
 def _in_play(attempt: TrainingAttempt) -> None:
     if attempt.is_finished:
-        raise TrainingRefused(_("This training is over."), data={"code": "training_finished"})
+        raise TrainingRefused(_("This training is over."), code="training_finished")
     if attempt.round_started_at is None:
         raise TrainingRefused(
-            _("This round is over: go on to the next one."), data={"code": "training_round_over"}
+            _("This round is over: go on to the next one."), code="training_round_over"
         )
 
 
@@ -258,13 +258,8 @@ def training_next(*, attempt: TrainingAttempt, now: datetime) -> TrainingAttempt
         attempt = TrainingAttempt.objects.select_for_update().get(pk=attempt.pk)
         if attempt.is_finished or attempt.round_started_at is not None:
             return attempt
-        last = (
-            Round.objects.filter(game_id=attempt.game_id, status=Round.Status.PUBLISHED)
-            .order_by("-number")
-            .values_list("number", flat=True)
-            .first()
-        )
-        if last is None or attempt.round_number >= last:
+        last = round_last_published(game_id=attempt.game_id)
+        if last is None or attempt.round_number >= last.number:
             attempt.finished_at = now
             attempt.save(update_fields=["finished_at"])
             return attempt

@@ -296,8 +296,7 @@
     parts.push(result.top ? el("p", "result-top", result.top.ref + " " + result.top.word + " · " + result.top.score) : el("p", "muted", gettext("No move was possible.")));
     var ruling = result.ruling;
     if (ruling) {
-      var good = ruling.code === "valid" || ruling.code === "valid_warning" || ruling.code === "reference_penalty";
-      var r = el("div", "ruling " + (good ? "good" : "bad"));
+      var r = el("div", "ruling " + (ruling.placed ? "good" : "bad"));
       r.appendChild(el("p", "code", interpolate(gettext("%(ruling)s: %(points)s"), {ruling: ruling.label, points: points(ruling.total)}, true)));
       if (ruling.slip) r.appendChild(el("p", null, interpolate(gettext("Your slip: %s"), [ruling.slip.ref + " " + ruling.slip.word + " (" + (ruling.slip.score === null ? gettext("no score") : ruling.slip.score) + ")"])));
       if (ruling.reason) r.appendChild(el("p", "muted reason", ruling.reason));
@@ -666,8 +665,7 @@
       li.appendChild(el("p", "status", s.current ? interpolate(gettext("Counts for round %s"), [s.round]) : gettext("Replaced by a later slip")));
       if (s.round_status === "annulled") li.appendChild(el("p", "muted", interpolate(gettext("Round %s was annulled."), [s.round])));
       if (s.ruling) {
-        var good = s.ruling.code === "valid" || s.ruling.code === "valid_warning" || s.ruling.code === "reference_penalty";
-        var r = el("p", "ruling " + (good ? "good" : "bad"), interpolate(gettext("%(ruling)s: %(points)s"), {ruling: s.ruling.label, points: points(s.ruling.total)}, true));
+        var r = el("p", "ruling " + (s.ruling.placed ? "good" : "bad"), interpolate(gettext("%(ruling)s: %(points)s"), {ruling: s.ruling.label, points: points(s.ruling.total)}, true));
         if (s.ruling.reason) r.appendChild(el("span", "reason", " · " + s.ruling.reason));
         r.dataset.code = s.ruling.code;
         li.appendChild(r);

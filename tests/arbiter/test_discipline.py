@@ -205,7 +205,7 @@ def test_21_refusals_carry_their_code_and_their_whole_message(paper_room, direct
     event = game.event
     event.status = event.Status.FINISHED
     event.save(update_fields=["status"])
-    closed = r"is closed: its rulings can no longer be amended\.$"
+    closed = r"is closed: no new round, no slip and no amendment until its director reopens it\.$"
     with pytest.raises(ApplicationError, match=closed) as e:
         discipline_warn(round=r, player=paper_room[0], reason="x", actor=director)
     assert e.value.data == {"code": "event_closed"}

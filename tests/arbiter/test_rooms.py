@@ -17,7 +17,8 @@ import pytest
 from arbiter.selectors.rooms import room_results, rooms_progress
 from arbiter.selectors.standings import PlayerFilter, standings_event, standings_simultaneous
 from arbiter.services import publishing, racks
-from arbiter.services.rooms import RoomResultsError, room_results_import
+from arbiter.services.room_files import RoomResultsError
+from arbiter.services.rooms import room_results_import
 from arbiter.services.simultaneous import game_draw_whole
 from arbiter.services.slips import slip_submit
 from tests.arbiter.conftest import T0, finish_round, open_round
@@ -1052,7 +1053,7 @@ def test_two_rulings_of_one_player_for_a_round_are_said(host, director, elsewher
 
 
 def test_a_file_over_40_mb_is_refused_before_it_is_read(host, director) -> None:
-    from arbiter.services.rooms import MAX_BYTES
+    from arbiter.services.room_files import MAX_BYTES
 
     remote = room_create(host=host, name="Montréal", actor=director, remote=True)
     assert MAX_BYTES == 40 * 1024 * 1024

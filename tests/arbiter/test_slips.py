@@ -281,3 +281,32 @@ def test_the_fourth_warning_of_a_game_costs_five_points(game: Game, players: lis
         .values_list("warning", "warning_penalty", "penalty")
     )
     assert penalties == [(True, 0, 0), (True, 0, 0), (True, 0, 0), (True, 5, 0)]
+
+
+@pytest.mark.parametrize("after", [-1, 0, 1])  # microseconds around the deadline plus the grace
+@pytest.mark.parametrize("paused", [False, True])
+def test_the_slip_service_and_the_clock_follow_the_rounds_one_deadline(
+    game: Game, players: list[Player], after: int, paused: bool
+) -> None:
+    """The slip service refuses what ``Round.slip_refusal`` refuses, with its code, and the
+    clock closes the round exactly when ``Round.is_due_to_close`` says (one rule, three uses)."""
+    r = open_round(game)
+    if paused:
+        r = clock.round_pause(round=r, actor=None, now=T0 + dt.timedelta(seconds=60))
+    r = Round.objects.select_related("game__event").get(pk=r.pk)
+    grace = r.game.event.grace
+    closes_at = r.closes_at(grace=grace)
+    assert closes_at is not None
+    at = closes_at + dt.timedelta(microseconds=after)
+    expected = r.slip_refusal(at=at, grace=grace)
+    try:
+        slip_submit(player=players[0], round=r, word="WROTE", ref="H4", score=24, at=at)
+        refused = None
+    except SlipRefused as refusal:
+        refused = refusal.code
+    if paused:  # stopped a minute in: only a slip sent before then counts
+        assert refused == expected == "round_paused"
+    else:
+        assert refused == expected == ("deadline_passed" if after > 0 else None)
+    assert clock.round_close(round_id=r.pk, now=at) is r.is_due_to_close(at=at, grace=grace)
+    assert r.is_due_to_close(at=at, grace=grace) is (not paused and after >= 0)

@@ -123,8 +123,17 @@ def test_a_closed_event_takes_no_new_round_no_slip_and_no_amendment(game, player
         phone(players[1], first)
     assert slip.value.code == "event_closed"
     ruling = Ruling.objects.get(round=first, player=players[0])
-    with pytest.raises(ApplicationError, match="closed"):
+    with pytest.raises(ApplicationError, match="closed") as amend:
         corrections.ruling_amend(ruling=ruling, reason="typo", actor=None, points=3)
+    # One refusal at every door: the same words and the same code (the amendment had none).
+    said = {(str(e.value), e.value.code) for e in (refused, slip, amend)}
+    assert said == {
+        (
+            f"{event.name} is closed: no new round, no slip and no amendment until its "
+            "director reopens it.",
+            "event_closed",
+        )
+    }
     with pytest.raises(ApplicationError, match="already closed"):
         event_close(event=event, actor=None)
     event_reopen(event=event, actor=None)

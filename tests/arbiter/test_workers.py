@@ -30,7 +30,9 @@ from tournament.services.games import game_create
 from tournament.services.players import player_register
 import datetime as dt, json
 event = event_create(name="Worker night", starts_on=dt.date(2026, 5, 1), actor=None)
-Event.objects.filter(pk=event.pk).update(round_seconds=4, warning_seconds=1, grace_seconds=1)
+Event.objects.filter(pk=event.pk).update(
+    round_seconds=ROUND_SECONDS, warning_seconds=1, grace_seconds=1
+)
 event.refresh_from_db()
 players = [
     player_register(event=event, name=n, table=i + 1, actor=None)
@@ -42,6 +44,13 @@ slip_submit(player=players[0], round=r, word="WROTE", ref="H4", score=24)
 slip_submit(player=players[1], round=r, word="TROWEL", ref="H3", score=21)
 print(json.dumps({"round": r.pk}))
 """
+
+# The round's deadline brought to now (the killed worker's test: a round long enough that no
+# loaded machine reaches its deadline before the kill, then due at once for the sweep).
+DUE_NOW = (
+    "from django.utils import timezone; from tournament.models import Round; "
+    "Round.objects.filter(pk={round}).update(deadline=timezone.now())"
+)
 
 RESEND = (
     "from arbiter import tasks; tasks.round_score.delay({round}); tasks.round_close.delay({round})"
@@ -123,9 +132,10 @@ def wait_for(
     raise AssertionError(f"{sql} did not give {expect!r} within {seconds}s; worker logs:\n{tail}")
 
 
-def scenario(var_dir: Path, env: dict[str, str]) -> int:
+def scenario(var_dir: Path, env: dict[str, str], *, seconds: int = 4) -> int:
+    """The round of SETUP, open for ``seconds``; its id."""
     manage(env, "migrate", "-v0")
-    out = manage(env, "shell", "-c", SETUP)
+    out = manage(env, "shell", "-c", SETUP.replace("ROUND_SECONDS", str(seconds)))
     return int(json.loads(out.strip().splitlines()[-1])["round"])
 
 
@@ -161,7 +171,7 @@ def test_a_worker_killed_mid_round_loses_nothing_and_a_task_delivered_twice_chan
 
 
 def _worker_killed_mid_round(tmp_path: Path, env: dict[str, str]) -> None:
-    round_id = scenario(tmp_path, env)
+    round_id = scenario(tmp_path, env, seconds=600)
     first, second = tmp_path / "worker-a.log", tmp_path / "worker-b.log"
     with worker(env, first, beat=False) as a:
         wait_for(
@@ -179,6 +189,7 @@ def _worker_killed_mid_round(tmp_path: Path, env: dict[str, str]) -> None:
     assert query(tmp_path, "SELECT status FROM tournament_round WHERE id = ?", round_id) == [
         ("open",)
     ]
+    manage(env, "shell", "-c", DUE_NOW.format(round=round_id))  # its countdown is the dead one's
     with worker(env, second, beat=True):
         wait_for(
             tmp_path,

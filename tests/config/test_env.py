@@ -74,7 +74,8 @@ def test_it_parses_postgres_urls_with_credentials_port_and_options():
     django = config.as_django()
     assert django["ENGINE"] == "django.db.backends.postgresql"
     assert (django["NAME"], django["USER"], django["PASSWORD"]) == ("duplicate", "ann", "p@ss")
-    assert (django["HOST"], django["PORT"]) == ("db.example", "6543")
+    assert (django["HOST"], str(django["PORT"])) == ("db.example", "6543")
+    assert (django["CONN_MAX_AGE"], django["CONN_HEALTH_CHECKS"]) == (60, True)
     assert django["OPTIONS"] == {"connect_timeout": 5, "sslmode": "require"}
     assert parse_database_url("X", "postgres://postgres@127.0.0.1/postgres").port == ""
 

@@ -10,21 +10,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.eliot import (
-    MAX_BYTES,
+from engine.eliot.model import (
     Dictionary,
     EliotEvent,
     EliotGame,
     EliotMove,
     EliotPlayer,
     EliotTurn,
-    InterchangeError,
     Rack,
-    eliot_read,
-    eliot_write,
 )
+from engine.eliot.reader import MAX_BYTES, eliot_read
+from engine.eliot.writer import eliot_write
 from engine.errors import NotationError, RackError
 from engine.gcg import gcg_write
+from engine.interchange import InterchangeError
 from engine.record import RoundRecord, placements
 
 HAND = Path(__file__).resolve().parent.parent / "data" / "eliot" / "hand_arbitration.xml"

@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from engine.board import Board
-from engine.eliot import EliotEvent, EliotMove, Rack, eliot_read, eliot_word, eliot_write
+from engine.eliot.model import EliotEvent, EliotMove, Rack
+from engine.eliot.reader import eliot_read
+from engine.eliot.writer import eliot_word, eliot_write
 from engine.move import Move
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "eliot"

@@ -42,12 +42,32 @@ def test_a_paused_round_keeps_its_remaining_time_and_takes_only_the_slips_sent_b
     assert not round_.accepts_slips(at=later, grace=GRACE)
 
 
-@pytest.mark.parametrize("status", ["drawn", "closed", "scored", "published", "annulled"])
-def test_a_round_that_is_not_open_accepts_no_slip(status):
+@pytest.mark.parametrize("status", ["drawn", "published", "annulled"])
+def test_a_round_neither_open_nor_waiting_for_its_ruling_accepts_no_slip(status):
     round_ = Round(status=status, deadline=NOON)
     assert not round_.is_open(at=NOON - dt.timedelta(minutes=1))
-    assert not round_.accepts_slips(at=NOON - dt.timedelta(minutes=1), grace=GRACE)
+    assert round_.slip_refusal(at=NOON - dt.timedelta(minutes=1), grace=GRACE) == "round_not_open"
     assert round_.remaining(at=NOON) is None
+
+
+@pytest.mark.parametrize("status", ["closed", "scored"])
+def test_a_slip_that_arrived_in_time_counts_though_the_round_has_closed_since(status):
+    """What the slip service always did (the model said otherwise, and only tests asked it)."""
+    round_ = Round(status=status, deadline=NOON)
+    assert not round_.is_open(at=NOON - dt.timedelta(minutes=1))
+    assert round_.accepts_slips(at=NOON + GRACE, grace=GRACE)
+    assert round_.slip_refusal(at=NOON + GRACE + dt.timedelta(microseconds=1), grace=GRACE) == (
+        "deadline_passed"
+    )
+
+
+def test_a_round_is_due_to_close_at_the_deadline_plus_the_grace_unless_its_clock_is_stopped():
+    round_ = open_round()
+    assert round_.closes_at(grace=GRACE) == NOON + GRACE
+    assert not round_.is_due_to_close(at=NOON + GRACE - dt.timedelta(microseconds=1), grace=GRACE)
+    assert round_.is_due_to_close(at=NOON + GRACE, grace=GRACE)
+    assert not open_round(paused_remaining=GRACE).is_due_to_close(at=NOON + GRACE, grace=GRACE)
+    assert not Round(status="closed", deadline=NOON).is_due_to_close(at=NOON + GRACE, grace=GRACE)
 
 
 def test_a_new_player_gets_a_long_random_token():
@@ -80,3 +100,18 @@ def test_an_audit_entry_cannot_be_changed_or_deleted_once_written():
     with pytest.raises(TypeError, match="append-only"):
         AuditEntry.objects.all().delete()
     assert AuditEntry.objects.get(pk=entry.pk).action == "tournament.test.done"
+
+
+def test_a_new_event_and_the_pure_rulings_start_from_the_same_policy():
+    import dataclasses
+
+    from arbiter.rules import Policy
+    from arbiter.state import policy_for
+    from tournament.models import Event
+    from tournament.vocabulary import POLICY_DEFAULTS
+
+    event = Event()
+    assert {name: getattr(event, name) for name in dataclasses.asdict(POLICY_DEFAULTS)} == (
+        dataclasses.asdict(POLICY_DEFAULTS)
+    )
+    assert policy_for(event) == Policy()

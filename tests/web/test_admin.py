@@ -74,3 +74,28 @@ def test_editing_an_event_in_the_admin_writes_an_audit_entry(superuser, client_f
     entry = event.audit_entries.latest("id")
     assert entry.action == "web.admin.event_changed"
     assert "name" in entry.data["fields"]
+
+
+@pytest.mark.parametrize("model", ["round", "submission", "ruling"])
+def test_the_admin_refuses_to_add_change_or_delete_a_round_a_slip_or_a_ruling(
+    model, superuser, client_for
+):
+    """They change through the services (audited, with ranks, solos and penalties recomputed):
+    the admin only shows them."""
+    ruling = RulingFactory(points=12)
+    obj = {"round": ruling.round, "submission": ruling.submission, "ruling": ruling}[model]
+    assert obj is not None
+    client = client_for(superuser)
+    model_class = type(obj)
+    before = model_class.objects.filter(pk=obj.pk).values().get()
+    entries = AuditEntry.objects.count()
+    assert client.get(reverse(f"admin:tournament_{model}_add")).status_code == 403
+    change = reverse(f"admin:tournament_{model}_change", args=[obj.pk])
+    page = client.get(change)
+    assert page.status_code == 200 and b'name="_save"' not in page.content
+    edit = {"points": "50", "word": "ZZZ", "rack": "ZZZZZZZ", "status": "published"}
+    assert client.post(change, edit).status_code == 403
+    delete = reverse(f"admin:tournament_{model}_delete", args=[obj.pk])
+    assert client.post(delete, {"post": "yes"}).status_code == 403
+    assert model_class.objects.filter(pk=obj.pk).values().get() == before
+    assert AuditEntry.objects.count() == entries

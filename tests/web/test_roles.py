@@ -114,6 +114,15 @@ ROUTES: dict[str, tuple[str, frozenset[str]]] = {
     "staff_api:games": ("GET", STAFF),  # POST: directors (tests/web/api/test_director_api)
     "staff_api:game": ("GET", STAFF),
     "staff_api:game_action": ("POST", STAFF),  # each action's own roles, as staff_api:action
+    "staff_api:round": ("GET", STAFF),  # a round's rulings, warnings, mismatches
+    "staff_api:round_moves": ("GET", STAFF),  # every legal move, ranked
+    "staff_api:audit": ("GET", STAFF),  # the game's audit log
+    "staff_api:table_slips": ("GET", STAFF),  # a table's slips of the round in play
+    "staff_api:word_list": ("GET", DIRECTORS),  # POST, an upload: test_director_setup_api
+    "staff_api:word_list_french": ("POST", DIRECTORS),
+    "staff_api:players_import": ("POST", DIRECTORS),  # refused (400): no file
+    "staff_api:player_token_revoke": ("POST", DIRECTORS),
+    "staff_api:player_token_reissue": ("POST", DIRECTORS),
     "staff_api:game_standings": ("GET", STAFF),
     "staff_api:standings": ("GET", STAFF),
     "staff_api:rooms": ("GET", STAFF),  # POST: directors (tests/web/test_rooms_pages)
@@ -251,6 +260,7 @@ class World:
             "slug": self.event.slug,
             "number": self.game.number,
             "round_number": 1,
+            "table": 1,
             "pk": self.player.pk,
             "job_id": self.job.pk,
             "what": "policy",

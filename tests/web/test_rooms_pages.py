@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from arbiter.services.rooms import MAX_BYTES
+from arbiter.services.room_files import MAX_BYTES
 from arbiter.services.simultaneous import game_draw_whole
 from arbiter.services.slips import slip_submit
 from tests.arbiter.conftest import T0, finish_round, open_round

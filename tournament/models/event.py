@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import functools
 import zoneinfo
+from datetime import timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -11,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models.choices import BoardLayout, Language, TieBreak, TileSet, in_choices
+from tournament.vocabulary import POLICY_DEFAULTS
 
 
 @functools.cache
@@ -50,31 +52,37 @@ class Event(models.Model):
     venue = models.CharField(max_length=200, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLANNED)
 
-    # The rules policy (rules.md): every number is a per-event setting with this default.
-    round_seconds = models.IntegerField(default=180, help_text=_("Time per round."))
+    # The rules policy (rules.md): every number is a per-event setting, its default written
+    # once (tournament.vocabulary.POLICY_DEFAULTS).
+    round_seconds = models.IntegerField(
+        default=POLICY_DEFAULTS.round_seconds, help_text=_("Time per round.")
+    )
     grace_seconds = models.IntegerField(
-        default=10, help_text=_("Slips received this long after the deadline still count.")
+        default=POLICY_DEFAULTS.grace_seconds,
+        help_text=_("Slips received this long after the deadline still count."),
     )
     warning_seconds = models.IntegerField(
-        default=30, help_text=_("Warning this long before the end.")
+        default=POLICY_DEFAULTS.warning_seconds, help_text=_("Warning this long before the end.")
     )
     warnings_free = models.IntegerField(
-        default=3, help_text=_("Warnings per game that cost nothing.")
+        default=POLICY_DEFAULTS.warnings_free, help_text=_("Warnings per game that cost nothing.")
     )
-    warning_penalty = models.IntegerField(default=5, help_text=_("Points per warning after those."))
+    warning_penalty = models.IntegerField(
+        default=POLICY_DEFAULTS.warning_penalty, help_text=_("Points per warning after those.")
+    )
     reference_rule_2016 = models.BooleanField(
-        default=True,
+        default=POLICY_DEFAULTS.reference_rule_2016,
         help_text=_(
             "From round 2, a wrong reference with a right word and score costs a "
             "penalty instead of zero."
         ),
     )
-    reference_penalty = models.IntegerField(default=5)
+    reference_penalty = models.IntegerField(default=POLICY_DEFAULTS.reference_penalty)
     solo_bonus = models.IntegerField(
-        default=10, help_text=_("Bonus when only one player finds the top.")
+        default=POLICY_DEFAULTS.solo_bonus, help_text=_("Bonus when only one player finds the top.")
     )
     solo_min_players = models.IntegerField(
-        default=16, help_text=_("Players needed for a solo bonus.")
+        default=POLICY_DEFAULTS.solo_min_players, help_text=_("Players needed for a solo bonus.")
     )
     publish_after_seconds = models.IntegerField(
         null=True,
@@ -162,13 +170,21 @@ class Event(models.Model):
         ordering = ["-starts_on", "name"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(remote=False) | Q(host__isnull=False), name="event_remote_is_a_room"
+                condition=Q(remote=False) | Q(host__isnull=False),
+                name="event_remote_is_a_room",
+                violation_error_message=_(
+                    "Only a room of a simultaneous event is played elsewhere."
+                ),
             ),
             models.CheckConstraint(
-                condition=~Q(host=models.F("pk")), name="event_not_its_own_room"
+                condition=~Q(host=models.F("pk")),
+                name="event_not_its_own_room",
+                violation_error_message=_("An event cannot be a room of itself."),
             ),
             models.CheckConstraint(
-                condition=Q(round_seconds__gt=0), name="event_round_seconds_positive"
+                condition=Q(round_seconds__gt=0),
+                name="event_round_seconds_positive",
+                violation_error_message=_("The round time must be at least one second."),
             ),
             models.CheckConstraint(
                 condition=Q(
@@ -181,29 +197,53 @@ class Event(models.Model):
                     solo_min_players__gte=0,
                 ),
                 name="event_rules_non_negative",
+                violation_error_message=_(
+                    "Grace, warning time, free warnings, penalties, the solo bonus "
+                    "and the players needed for a solo cannot be negative."
+                ),
             ),
             models.CheckConstraint(
                 condition=Q(publish_after_seconds__isnull=True) | Q(publish_after_seconds__gte=0),
                 name="event_publish_after_non_negative",
+                violation_error_message=_(
+                    "Publishing by itself after a negative time is not "
+                    "possible: leave it empty (the director publishes) or give 0 seconds or more."
+                ),
             ),
             models.CheckConstraint(
                 condition=Q(warning_seconds__lt=models.F("round_seconds")),
                 name="event_warning_within_round",
+                violation_error_message=_(
+                    "The warning time must be shorter than the round time "
+                    "(the countdown warns before the end of the round)."
+                ),
             ),
             models.CheckConstraint(
-                condition=in_choices("status", EventStatus), name="event_status_valid"
+                condition=in_choices("status", EventStatus),
+                name="event_status_valid",
+                violation_error_message=_("The event's status is planned, running or finished."),
             ),
             models.CheckConstraint(
-                condition=in_choices("tile_set", TileSet), name="event_tile_set_valid"
+                condition=in_choices("tile_set", TileSet),
+                name="event_tile_set_valid",
+                violation_error_message=_("Choose a tile set from the list."),
             ),
             models.CheckConstraint(
-                condition=in_choices("board_layout", BoardLayout), name="event_board_layout_valid"
+                condition=in_choices("board_layout", BoardLayout),
+                name="event_board_layout_valid",
+                violation_error_message=_("Choose a board from the list."),
             ),
             models.CheckConstraint(
-                condition=in_choices("language", Language), name="event_language_valid"
+                condition=in_choices("language", Language),
+                name="event_language_valid",
+                violation_error_message=_("Choose a language from the list."),
             ),
             models.CheckConstraint(
-                condition=in_choices("tie_break", TieBreak), name="event_tie_break_valid"
+                condition=in_choices("tie_break", TieBreak),
+                name="event_tie_break_valid",
+                violation_error_message=_(
+                    "Choose how ties in the standings are ranked from the list."
+                ),
             ),
         ]
 
@@ -214,6 +254,11 @@ class Event(models.Model):
     def simultaneous_id(self) -> int:
         """The simultaneous event this event belongs to: its host, or itself."""
         return self.host_id if self.host_id is not None else self.pk
+
+    @property
+    def grace(self) -> timedelta:
+        """How long after the deadline a slip still counts (``grace_seconds``)."""
+        return timedelta(seconds=self.grace_seconds)
 
     @property
     def is_closed(self) -> bool:
@@ -239,9 +284,15 @@ class EventRole(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["user", "event"], name="eventrole_one_per_user_event"),
+            models.UniqueConstraint(
+                fields=["user", "event"],
+                name="eventrole_one_per_user_event",
+                violation_error_message=_("That account already has a role in the event."),
+            ),
             models.CheckConstraint(
-                condition=in_choices("role", EventRoleName), name="eventrole_role_valid"
+                condition=in_choices("role", EventRoleName),
+                name="eventrole_role_valid",
+                violation_error_message=_("A role is director or arbiter."),
             ),
         ]
 

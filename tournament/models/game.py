@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.models.choices import BoardLayout, TileSet, in_choices
 from tournament.models.event import Event
+from tournament.vocabulary import slips_end
 
 BOARD_SIZE = 15
 
@@ -67,24 +68,41 @@ class Game(models.Model):
         ordering = ["event", "number"]
         constraints = [
             models.UniqueConstraint(
-                fields=["event", "number"], name="game_number_unique_per_event"
-            ),
-            models.CheckConstraint(condition=Q(number__gt=0), name="game_number_positive"),
-            models.CheckConstraint(
-                condition=in_choices("source", GameSource), name="game_source_valid"
+                fields=["event", "number"],
+                name="game_number_unique_per_event",
+                violation_error_message=_("The event already has a game with that number."),
             ),
             models.CheckConstraint(
-                condition=in_choices("status", GameStatus), name="game_status_valid"
+                condition=Q(number__gt=0),
+                name="game_number_positive",
+                violation_error_message=_("A game number is 1 or more."),
+            ),
+            models.CheckConstraint(
+                condition=in_choices("source", GameSource),
+                name="game_source_valid",
+                violation_error_message=_(
+                    "A game is a random draw, a pre-drawn game or racks typed in."
+                ),
+            ),
+            models.CheckConstraint(
+                condition=in_choices("status", GameStatus),
+                name="game_status_valid",
+                violation_error_message=_("A game's status is set-up, running or finished."),
             ),
             models.CheckConstraint(
                 condition=~Q(source="predrawn") | Q(predrawn__isnull=False),
                 name="game_predrawn_has_document",
+                violation_error_message=_("A pre-drawn game needs its file."),
             ),
             models.CheckConstraint(
-                condition=in_choices("tile_set", TileSet), name="game_tile_set_valid"
+                condition=in_choices("tile_set", TileSet),
+                name="game_tile_set_valid",
+                violation_error_message=_("Choose a tile set from the list."),
             ),
             models.CheckConstraint(
-                condition=in_choices("board_layout", BoardLayout), name="game_board_layout_valid"
+                condition=in_choices("board_layout", BoardLayout),
+                name="game_board_layout_valid",
+                violation_error_message=_("Choose a board from the list."),
             ),
         ]
 
@@ -112,6 +130,10 @@ class RoundPlayedBy(models.TextChoices):
     ENGINE = "engine", _("Engine's choice")
     DIRECTOR = "director", _("Director's choice")
     PREDRAWN = "predrawn", _("The pre-drawn game's move")
+
+
+# The rounds a slip that arrived in time still counts in, though their clock has stopped.
+SLIPS_IN_TIME_AFTER = (RoundStatus.CLOSED, RoundStatus.SCORED)
 
 
 class Round(models.Model):
@@ -150,6 +172,12 @@ class Round(models.Model):
         default=list, blank=True, help_text='Top moves, best first: [{"ref", "word", "score"}].'
     )
     tops_ready_at = models.DateTimeField(null=True, blank=True)
+    tops_queued_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the top-move search was last sent to the tops queue (the sweep sends it "
+        "again only when that is TOPS_REQUEUE_SECONDS old and the tops are still missing).",
+    )
     score_counts = models.JSONField(
         default=dict, blank=True, help_text="How many legal moves score what: {score: count}."
     )
@@ -217,13 +245,37 @@ class Round(models.Model):
         remaining = self.remaining(at=at)
         return remaining is not None and (self.is_paused or remaining > timedelta(0))
 
+    def slip_refusal(self, *, at: datetime, grace: timedelta) -> str | None:
+        """Why a player's slip received at ``at`` does not count, as its refusal code, or None
+        when it counts: the one rule of the deadline for slips (the slip service asks it).
+
+        A slip counts when it arrived by the deadline plus the grace (``slips_end``), even if
+        the round has closed (or been scored) since; while the clock is stopped, only a slip
+        that arrived before it stopped counts."""
+        if self.status not in (Round.Status.OPEN, *SLIPS_IN_TIME_AFTER) or self.deadline is None:
+            return "round_not_open"
+        paused_at = self.paused_at if self.status == Round.Status.OPEN else None
+        if paused_at is not None and at > paused_at:
+            return "round_paused"
+        if at > slips_end(deadline=self.deadline, grace=grace):
+            return "deadline_passed"
+        return None
+
     def accepts_slips(self, *, at: datetime, grace: timedelta) -> bool:
-        """A slip received at ``at`` counts: the round is open and ``at`` is within
-        deadline + grace (the grace covers a slip sent just before the deadline). While the
-        clock is stopped, only a slip that arrived before it stopped counts."""
-        if self.status != self.Status.OPEN or self.deadline is None:
-            return False
-        paused_at = self.paused_at
-        if paused_at is not None:
-            return at <= paused_at
-        return at <= self.deadline + grace
+        """A player's slip received at ``at`` counts (``slip_refusal`` has nothing to say)."""
+        return self.slip_refusal(at=at, grace=grace) is None
+
+    def closes_at(self, *, grace: timedelta) -> datetime | None:
+        """When the clock closes the round (the deadline plus the grace: no slip counts after
+        it); None before it opens."""
+        return None if self.deadline is None else slips_end(deadline=self.deadline, grace=grace)
+
+    def is_due_to_close(self, *, at: datetime, grace: timedelta) -> bool:
+        """Open, its clock running, and ``at`` is past the deadline plus the grace."""
+        closes_at = self.closes_at(grace=grace)
+        return (
+            self.status == Round.Status.OPEN
+            and self.paused_remaining is None
+            and closes_at is not None
+            and at >= closes_at
+        )

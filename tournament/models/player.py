@@ -6,6 +6,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from tournament.categories import AGE_CATEGORIES, SERIES_MAX, SERIES_MIN
 from tournament.models.event import Event
@@ -57,24 +58,29 @@ class Player(models.Model):
                 fields=["event", "table"],
                 condition=Q(table__isnull=False),
                 name="player_table_unique_per_event",
+                violation_error_message=_("Another player already sits at that table."),
             ),
             models.UniqueConstraint(
                 fields=["event", "licence"],
                 condition=~Q(licence=""),
                 name="player_licence_unique_per_event",
+                violation_error_message=_("Another player of the event has that licence number."),
             ),
             models.CheckConstraint(
                 condition=Q(table__isnull=True) | Q(table__gte=TABLE_MIN, table__lte=TABLE_MAX),
                 name="player_table_1_to_9999",
+                violation_error_message=_("A table number is 1 to 9,999."),
             ),
             models.CheckConstraint(
                 condition=Q(series__isnull=True)
                 | Q(series__gte=SERIES_MIN, series__lte=SERIES_MAX),
                 name="player_series_1_to_7",
+                violation_error_message=_("A series is 1 to 7."),
             ),
             models.CheckConstraint(
                 condition=Q(age_category="") | Q(age_category__in=AGE_CATEGORIES),
                 name="player_age_category_valid",
+                violation_error_message=_("That is not an age category."),
             ),
         ]
 

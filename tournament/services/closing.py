@@ -22,7 +22,7 @@ def event_close(*, event: Event, actor: User | None) -> Event:
     if event.is_closed:
         raise ApplicationError(
             gettext("%(name)s is already closed.") % {"name": event.name},
-            data={"code": "event_closed"},
+            code="event_closed",
         )
     in_play = event_round_in_play(event_id=event.pk)
     if in_play is not None:
@@ -36,7 +36,7 @@ def event_close(*, event: Event, actor: User | None) -> Event:
                 "game": in_play.game.number,
                 "status": str(in_play.get_status_display()).lower(),
             },
-            data={"code": "round_in_play"},
+            code="round_in_play",
         )
     before = event.status
     event.status = Event.Status.FINISHED
@@ -52,7 +52,7 @@ def event_reopen(*, event: Event, actor: User | None) -> Event:
     if not event.is_closed:
         raise ApplicationError(
             gettext("%(name)s is not closed.") % {"name": event.name},
-            data={"code": "event_not_closed"},
+            code="event_not_closed",
         )
     event.status = Event.Status.RUNNING
     event.save(update_fields=["status"])
@@ -60,10 +60,28 @@ def event_reopen(*, event: Event, actor: User | None) -> Event:
     return event
 
 
-def event_require_open(event: Event) -> None:
-    """Refuse a change to a closed event (a new round, a slip), saying why."""
+def event_require_open(event: Event, *, refused: type[ApplicationError] = ApplicationError) -> None:
+    """Refuse a change to a closed event (a new round, a slip, an amendment), saying why: the
+    one closed-event refusal (code ``event_closed``), raised as ``refused`` (a slip's refusal
+    is a ``SlipRefused``)."""
     if event.is_closed:
-        raise ApplicationError(
-            gettext("%(name)s is closed: its director can reopen it.") % {"name": event.name},
-            data={"code": "event_closed"},
+        raise refused(
+            gettext(
+                "%(name)s is closed: no new round, no slip and no amendment until its director "
+                "reopens it."
+            )
+            % {"name": event.name},
+            code="event_closed",
         )
+
+
+def event_closed_said(event: Event) -> str:
+    """What the console and the API say once the event is closed (the one sentence)."""
+    return gettext(
+        "%(name)s is closed: no new round, no slip, no amendment until it is reopened."
+    ) % {"name": event.name}
+
+
+def event_reopened_said(event: Event) -> str:
+    """What the console and the API say once the event is reopened."""
+    return gettext("%(name)s is open again.") % {"name": event.name}

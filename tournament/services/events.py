@@ -85,7 +85,8 @@ def _shared_rules_guard(event: Event, values: dict[str, Any]) -> None:
                 "%(room)s is a room of %(host)s and plays by its rules (%(rules)s): change "
                 "them on %(host)s."
             )
-            % {"room": event.name, "host": host_of(event).name, "rules": ", ".join(shared)}
+            % {"room": event.name, "host": host_of(event).name, "rules": ", ".join(shared)},
+            code="room_rules_are_the_hosts",
         )
 
 
@@ -107,7 +108,8 @@ def _policy_checked(values: dict[str, Any], actor: User | None) -> dict[str, Any
     unknown = set(values) - set(POLICY_FIELDS)
     if unknown:
         raise ApplicationError(
-            gettext("Not a rule of the policy: %(rules)s.") % {"rules": ", ".join(sorted(unknown))}
+            gettext("Not a rule of the policy: %(rules)s.") % {"rules": ", ".join(sorted(unknown))},
+            code="unknown_rule",
         )
     lexicon = values.get("lexicon")
     if isinstance(lexicon, str) and lexicon.startswith(BUILTIN_PREFIX):
@@ -121,7 +123,8 @@ def _policy_checked(values: dict[str, Any], actor: User | None) -> dict[str, Any
                     "Unknown lexicon '%(lexicon)s': known lexicons are %(known)s, or a word "
                     "list uploaded in the set-up."
                 )
-                % {"lexicon": values["lexicon"], "known": known}
+                % {"lexicon": values["lexicon"], "known": known},
+                code="unknown_lexicon",
             )
     return values
 
@@ -143,7 +146,8 @@ def _lexicon_fits(event: Event) -> None:
                 "list_tiles": word_list.get_tile_set_display(),
                 "event_tiles": event.get_tile_set_display(),
             },
-            data={"code": "lexicon_tiles_mismatch", "field": "lexicon"},
+            code="lexicon_tiles_mismatch",
+            data={"field": "lexicon"},
         )
     tiles = SERVER_LIST_TILES.get(event.lexicon)
     if tiles is not None and tiles != event.tile_set:
@@ -160,7 +164,8 @@ def _lexicon_fits(event: Event) -> None:
                 "event_tiles": event.get_tile_set_display(),
                 "french": GRAMMALECTE_FR.name,
             },
-            data={"code": "lexicon_tiles_mismatch", "field": "lexicon"},
+            code="lexicon_tiles_mismatch",
+            data={"field": "lexicon"},
         )
 
 
@@ -169,7 +174,7 @@ def _event_valid(event: Event) -> None:
     try:
         event.full_clean()
     except ValidationError as exc:
-        raise ApplicationError("; ".join(exc.messages)) from None
+        raise ApplicationError("; ".join(exc.messages), code="invalid") from None
 
 
 @transaction.atomic
@@ -186,11 +191,12 @@ def event_create(
     keep their defaults. Its creator becomes its director."""
     name = name.strip()
     if not name:
-        raise ApplicationError(gettext("An event needs a name."))
+        raise ApplicationError(gettext("An event needs a name."), code="name_required")
     _policy_checked(policy, actor)
     if slug is not None and Event.objects.filter(slug=slug).exists():
         raise ApplicationError(
-            gettext("The address '%(slug)s' is taken by another event.") % {"slug": slug}
+            gettext("The address '%(slug)s' is taken by another event.") % {"slug": slug},
+            code="slug_taken",
         )
     event = Event(
         name=name,
@@ -242,7 +248,8 @@ def event_role_grant(*, event: Event, username: str, role: str, actor: User | No
     """Make an existing account a director or an arbiter of the event."""
     if role not in EventRole.Role.values:
         raise ApplicationError(
-            gettext("Unknown role '%(role)s': choose director or arbiter.") % {"role": role}
+            gettext("Unknown role '%(role)s': choose director or arbiter.") % {"role": role},
+            code="unknown_role",
         )
     user = get_user_model().objects.filter(username=username.strip()).first()
     if user is None:
@@ -251,7 +258,8 @@ def event_role_grant(*, event: Event, username: str, role: str, actor: User | No
                 "No account is called '%(username)s': invite the person from the event's staff "
                 "page (a one-time link) instead."
             )
-            % {"username": username.strip()}
+            % {"username": username.strip()},
+            code="no_such_account",
         )
     granted, _ = EventRole.objects.update_or_create(user=user, event=event, defaults={"role": role})
     audit_record(

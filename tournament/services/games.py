@@ -28,10 +28,13 @@ def game_create(
     A random game without a seed gets a fresh one, so every game can be replayed.
     """
     if source not in Game.Source.values:
-        raise ApplicationError(gettext("Unknown game source '%(source)s'.") % {"source": source})
+        raise ApplicationError(
+            gettext("Unknown game source '%(source)s'.") % {"source": source}, code="unknown_source"
+        )
     if source == Game.Source.PREDRAWN and predrawn is None:
         raise ApplicationError(
-            gettext("A pre-drawn game needs its document (engine `game --json`).")
+            gettext("A pre-drawn game needs its document (engine `game --json`)."),
+            code="predrawn_required",
         )
     if event.host_id is not None:
         raise ApplicationError(
@@ -39,7 +42,8 @@ def game_create(
                 "%(room)s is a room of a simultaneous event: its games are the host's, added "
                 "on the host."
             )
-            % {"room": event.name}
+            % {"room": event.name},
+            code="room_games_are_the_hosts",
         )
     if source != Game.Source.PREDRAWN and event.rooms.exists():
         raise ApplicationError(
@@ -47,7 +51,8 @@ def game_create(
                 "%(event)s has rooms: its games are drawn in advance (the whole game now, or "
                 "a pre-drawn file), so that every room plays the same racks."
             )
-            % {"event": event.name}
+            % {"event": event.name},
+            code="host_games_drawn_in_advance",
         )
     if source == Game.Source.RANDOM and seed is None:
         seed = secrets.randbelow(2**32)  # the engine takes seeds below 2**32

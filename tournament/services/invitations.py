@@ -57,10 +57,10 @@ def invitation_token(invitation: Invitation) -> str:
 
 
 def _refuse(code: str, invitation: Invitation | None = None) -> InvitationRefused:
-    data: dict[str, object] = {"code": code}
+    data: dict[str, object] = {}
     if invitation is not None:
         data["event"] = invitation.event.name
-    return InvitationRefused(str(REFUSALS[code]), data=data)
+    return InvitationRefused(str(REFUSALS[code]), code=code, data=data)
 
 
 def invitation_check(*, token: str, at: datetime | None = None) -> Invitation:
@@ -88,21 +88,27 @@ def invitation_create(
     name = name.strip()
     if not name:
         raise ApplicationError(
-            gettext("Say who the invitation is for (a name)."), data={"field": "name"}
+            gettext("Say who the invitation is for (a name)."),
+            code="name_required",
+            data={"field": "name"},
         )
     if len(name) > 120:
         raise ApplicationError(
-            gettext("A name has at most 120 characters."), data={"field": "name"}
+            gettext("A name has at most 120 characters."),
+            code="name_too_long",
+            data={"field": "name"},
         )
     if role not in EventRole.Role.values:
         raise ApplicationError(
             gettext("Unknown role '%(role)s': choose director or arbiter.") % {"role": role},
+            code="unknown_role",
             data={"field": "role"},
         )
     if not 1 <= days <= MAX_DAYS_VALID:
         raise ApplicationError(
             gettext("An invitation lasts from 1 to %(max_days_valid)s days.")
             % {"max_days_valid": MAX_DAYS_VALID},
+            code="bad_days",
             data={"field": "days"},
         )
     now = timezone.now()
@@ -136,7 +142,7 @@ def invitation_revoke(*, invitation: Invitation, actor: User | None) -> Invitati
         raise ApplicationError(
             gettext("The invitation for %(name)s is already %(state)s: nothing to revoke.")
             % {"name": invitation.name, "state": state},
-            data={"code": f"invitation_{state}"},
+            code=f"invitation_{state}",
         )
     audit_record(
         event=invitation.event,
@@ -197,24 +203,31 @@ def invitation_accept_new_account(
     username = username.strip()
     UserModel = get_user_model()
     if not username:
-        raise ApplicationError(gettext("Choose a username."), data={"field": "username"})
+        raise ApplicationError(
+            gettext("Choose a username."), code="username_required", data={"field": "username"}
+        )
     try:
         UserModel._meta.get_field("username").run_validators(username)
     except ValidationError as exc:
-        raise ApplicationError(" ".join(exc.messages), data={"field": "username"}) from None
+        raise ApplicationError(
+            " ".join(exc.messages), code="bad_username", data={"field": "username"}
+        ) from None
     if UserModel.objects.filter(username__iexact=username).exists():
         raise ApplicationError(
             gettext(
                 "The username '%(username)s' is taken: choose another, or sign in if it is yours."
             )
             % {"username": username},
+            code="username_taken",
             data={"field": "username"},
         )
     user = UserModel(username=username, first_name=invitation.name[:150])
     try:
         password_validation.validate_password(password, user)
     except ValidationError as exc:
-        raise ApplicationError(" ".join(exc.messages), data={"field": "password"}) from None
+        raise ApplicationError(
+            " ".join(exc.messages), code="bad_password", data={"field": "password"}
+        ) from None
     user.set_password(password)
     user.save()
     return _claim(invitation, user, at or timezone.now())

@@ -107,6 +107,7 @@ class PlayerImportError(ApplicationError):
                 count,
             )
             % {"count": count},
+            code="bad_file",
             data={"errors": [{"row": e.row, "message": e.message} for e in errors]},
         )
         self.errors = errors

@@ -30,7 +30,7 @@ def _registration_checked(
     9,999) and a licence that no other player of the event holds."""
     name, licence = name.strip(), licence.strip()
     if not name:
-        raise ApplicationError(gettext("A player needs a name."))
+        raise ApplicationError(gettext("A player needs a name."), code="name_required")
     said = {
         "name": gettext("name"),
         "club": gettext("club"),
@@ -50,12 +50,14 @@ def _registration_checked(
                     "The %(field)s holds a control character (U+%(code)04X): write it on one line."
                 )
                 % {"field": said[field], "code": ord(control)},
+                code="control_character",
                 data={"field": field},
             )
     if table is not None and not TABLE_MIN <= table <= TABLE_MAX:
         raise ApplicationError(
             gettext("Table %(table)s is not a table number: tables are 1 to %(max)s.")
             % {"table": table, "max": number_format(TABLE_MAX, force_grouping=True)},
+            code="bad_table",
             data={"field": "table"},
         )
     others = Player.objects.filter(event=event)
@@ -65,12 +67,14 @@ def _registration_checked(
     if taken is not None:
         raise ApplicationError(
             gettext("Table %(table)s is already taken by %(name)s in %(event)s.")
-            % {"table": table, "name": taken.name, "event": event.name}
+            % {"table": table, "name": taken.name, "event": event.name},
+            code="table_taken",
         )
     if licence and others.filter(licence=licence).exists():
         raise ApplicationError(
             gettext("Licence %(licence)s is already registered in %(name)s.")
-            % {"licence": licence, "name": event.name}
+            % {"licence": licence, "name": event.name},
+            code="licence_taken",
         )
     return name, licence
 
@@ -80,7 +84,9 @@ def _categories_checked(*, series: int | str | None, age_category: str) -> tuple
     try:
         return series_parse(series), age_category_parse(age_category)
     except ValueError as exc:
-        raise ApplicationError(str(exc)[0].upper() + str(exc)[1:] + ".") from None
+        raise ApplicationError(
+            str(exc)[0].upper() + str(exc)[1:] + ".", code="bad_category"
+        ) from None
 
 
 @transaction.atomic
@@ -153,7 +159,8 @@ def player_token_revoke(*, player: Player, actor: User | None) -> Player:
     player = Player.objects.select_for_update().get(pk=player.pk)
     if player.token_revoked_at is not None:
         raise ApplicationError(
-            gettext("%(name)s's access is already revoked.") % {"name": player.name}
+            gettext("%(name)s's access is already revoked.") % {"name": player.name},
+            code="already_revoked",
         )
     player.token_revoked_at = timezone.now()
     player.save(update_fields=["token_revoked_at"])
@@ -230,7 +237,7 @@ def player_withdraw(*, player: Player, actor: User | None, reason: str = "") -> 
     if player.withdrawn_at is not None:
         raise ApplicationError(
             gettext("%(name)s has already withdrawn.") % {"name": player.name},
-            data={"code": "already_withdrawn"},
+            code="already_withdrawn",
         )
     player.withdrawn_at = timezone.now()
     player.save(update_fields=["withdrawn_at"])
@@ -250,7 +257,7 @@ def player_reinstate(*, player: Player, actor: User | None) -> Player:
     if player.withdrawn_at is None:
         raise ApplicationError(
             gettext("%(name)s has not withdrawn: nothing to reinstate.") % {"name": player.name},
-            data={"code": "not_withdrawn"},
+            code="not_withdrawn",
         )
     since = player.withdrawn_at
     player.withdrawn_at = None
@@ -262,3 +269,17 @@ def player_reinstate(*, player: Player, actor: User | None) -> Player:
         data={"player": player.pk, "name": player.name, "withdrawn_at": since.isoformat()},
     )
     return player
+
+
+def player_withdrawn_said(player: Player) -> str:
+    """What the staff's page says once a player has withdrawn."""
+    return gettext("%(name)s has withdrawn: no slip is taken from or for them any more.") % {
+        "name": player.name
+    }
+
+
+def player_reinstated_said(player: Player) -> str:
+    """What the staff's page says once a withdrawn player is back."""
+    return gettext("%(name)s is back in the event: their slips are taken again.") % {
+        "name": player.name
+    }

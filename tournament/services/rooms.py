@@ -38,7 +38,8 @@ def games_require_predrawn(host: Event) -> None:
                 "simultaneous event play games drawn in advance. Remove it, or start another "
                 "event."
             )
-            % {"numbers": ", ".join(map(str, drawn_live)), "host": host.name}
+            % {"numbers": ", ".join(map(str, drawn_live)), "host": host.name},
+            code="host_game_round_by_round",
         )
 
 
@@ -52,7 +53,8 @@ def room_create(
     if host.host_id is not None:
         raise ApplicationError(
             gettext("%(event)s is itself a room of %(host)s: add the room to %(host)s.")
-            % {"event": host.name, "host": host_of(host).name}
+            % {"event": host.name, "host": host_of(host).name},
+            code="room_of_a_room",
         )
     event_require_open(host)
     games_require_predrawn(host)

@@ -30,19 +30,19 @@ def _checked(user: User, event_ids: Iterable[int], method: str, best_n: int | No
     if method not in Season.Method.values:
         raise ApplicationError(
             gettext("Unknown ranking method %(method)s.") % {"method": method},
-            data={"code": "season_method"},
+            code="season_method",
         )
     if method == Season.Method.BEST and (best_n is None or best_n < 1):
         raise ApplicationError(
             gettext("Say how many nights count for each player (1 or more)."),
-            data={"code": "season_best_n"},
+            code="season_best_n",
         )
     allowed = {e.pk for e in events_directed(user)}
     ids = sorted(set(event_ids))
     refused = [i for i in ids if i not in allowed]
     if refused:
         raise ApplicationError(
-            gettext("A season takes only events you direct."), data={"code": "season_event"}
+            gettext("A season takes only events you direct."), code="season_event"
         )
     return ids
 
@@ -52,7 +52,7 @@ def season_create(
 ) -> Season:
     name = name.strip()
     if not name:
-        raise ApplicationError(gettext("Give the season a name."), data={"code": "season_name"})
+        raise ApplicationError(gettext("Give the season a name."), code="season_name")
     ids = _checked(owner, event_ids, method, best_n)
     base = (slugify(name) or "season")[:70]
     slug, n = base, 1

@@ -76,9 +76,17 @@ def event_role_remove(*, role: EventRole, actor: User | None) -> EventRole:
             )
             raise ApplicationError(
                 message % {"username": role.user.get_username(), "event": event.name},
-                data={"code": "last_director"},
+                code="last_director",
             )
     removed = {"user": role.user.get_username(), "role": role.role}
     role.delete()
     audit_record(event=event, action="tournament.event.role_removed", actor=actor, data=removed)
     return role
+
+
+def event_role_removed_said(role: EventRole) -> str:
+    """What the console and the API say once a role is taken away (the one sentence)."""
+    return gettext("%(user)s is no longer %(role)s.") % {
+        "user": role.user.get_username(),
+        "role": str(role.get_role_display()).lower(),
+    }

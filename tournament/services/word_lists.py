@@ -53,6 +53,7 @@ from tournament.errors import ApplicationError
 from tournament.models import WordList
 from tournament.models.choices import TileSet
 from tournament.models.wordlist import word_lists_dir
+from tournament.services.progress import progress_report
 
 log = logging.getLogger(__name__)
 
@@ -80,10 +81,13 @@ def _text_of(data: bytes) -> str:
     if len(data) > limit:
         raise ApplicationError(
             _("The word list is too large (%(size)s MB): at most %(limit)s MB.")
-            % {"size": _megabytes(len(data)), "limit": _megabytes(limit)}
+            % {"size": _megabytes(len(data)), "limit": _megabytes(limit)},
+            code="word_list_too_large",
         )
     if not data.strip():
-        raise ApplicationError(_("The word list is empty: one word a line, please."))
+        raise ApplicationError(
+            _("The word list is empty: one word a line, please."), code="word_list_empty"
+        )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -93,13 +97,16 @@ def _text_of(data: bytes) -> str:
                 "The word list is not UTF-8 text: line %(line)s holds a byte that is not "
                 "(byte %(byte)s). Save the file as UTF-8 and upload it again."
             )
-            % {"line": line, "byte": exc.start}
+            % {"line": line, "byte": exc.start},
+            code="word_list_not_utf8",
         ) from None
 
 
 def _refusal(exc: WordListError, tile_set: str) -> ApplicationError:
     if exc.count == 0:
-        return ApplicationError(_("The word list holds no word of 2 to 15 letters."))
+        return ApplicationError(
+            _("The word list holds no word of 2 to 15 letters."), code="word_list_no_words"
+        )
     lines = "; ".join(
         _("line %(number)s: %(line)s (%(letter)s)")
         % {"number": number, "line": repr(line), "letter": repr(letter)}
@@ -115,7 +122,8 @@ def _refusal(exc: WordListError, tile_set: str) -> ApplicationError:
             exc.count,
         )
         % {"count": exc.count, "tiles": TileSet(tile_set).label, "lines": lines}
-        + (_("; and %(more)s more.") % {"more": more} if more else ".")
+        + (_("; and %(more)s more.") % {"more": more} if more else "."),
+        code="word_list_bad_lines",
     )
 
 
@@ -175,11 +183,8 @@ def _check_estimate(words: list[str]) -> None:
             "letters": f"{estimate.letters:,}",
             "limit": f"{limit / MB:,.0f}",
         },
-        data={
-            "code": "word_list_too_large_to_compile",
-            "estimated_mb": round(estimate.bytes / MB),
-            "limit_mb": round(limit / MB),
-        },
+        code="word_list_too_large_to_compile",
+        data={"estimated_mb": round(estimate.bytes / MB), "limit_mb": round(limit / MB)},
     )
 
 
@@ -190,10 +195,12 @@ def word_list_upload(
     whether it is new (False: the same content was uploaded before for this tile set, and that
     list is returned; a failed one is queued again)."""
     if tile_set not in TileSet.values:
-        raise ApplicationError(_("Unknown tile set %(tiles)r.") % {"tiles": tile_set})
+        raise ApplicationError(
+            _("Unknown tile set %(tiles)r.") % {"tiles": tile_set}, code="unknown_tile_set"
+        )
     name = name.strip()[:NAME_MAX]
     if not name:
-        raise ApplicationError(_("A word list needs a name."))
+        raise ApplicationError(_("A word list needs a name."), code="name_required")
     text = _text_of(data)
     try:
         reading = read_list(text, name, EngineTileSet.load(tile_set).letters)
@@ -246,7 +253,9 @@ def word_list_builtin(*, key: str, actor: User | AnonymousUser | None) -> WordLi
     the installed dictionary's version changed)."""
     builtin = BUILTIN.get(key.removeprefix(BUILTIN_PREFIX))
     if builtin is None:
-        raise ApplicationError(_("Unknown word list %(key)r.") % {"key": key})
+        raise ApplicationError(
+            _("Unknown word list %(key)r.") % {"key": key}, code="unknown_word_list"
+        )
     user = actor if isinstance(actor, AbstractBaseUser) else None
     with transaction.atomic():
         rows = WordList.objects.select_for_update().filter(
@@ -443,9 +452,8 @@ def _drop_connection() -> None:
 
 def _report(list_id: int, percent: int, step: str) -> None:
     # Only while compiling: a list the watch marked failed keeps the reason it was given.
-    WordList.objects.filter(pk=list_id, status=WordList.Status.COMPILING).update(
-        progress=min(100, max(0, percent)), message=str(STEPS.get(step, step))[:500]
-    )
+    compiling = WordList.objects.filter(pk=list_id, status=WordList.Status.COMPILING)
+    progress_report(compiling, percent=percent, message=str(STEPS.get(step, step)))
 
 
 def word_list_compile(*, word_list_id: int, now: dt.datetime | None = None) -> WordList | None:

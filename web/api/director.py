@@ -8,7 +8,9 @@ workbook as JSON calls under ``/api/v1/events/``, for scripts and other programs
 | ``GET /api/v1/events/<slug>`` | staff | the event and its rules policy |
 | ``PATCH /api/v1/events/<slug>`` | director | some rules of the policy |
 | ``GET /api/v1/events/<slug>/games`` | staff | its games |
-| ``POST /api/v1/events/<slug>/games`` | director | the next game: a random draw, or drawn whole |
+| ``POST /api/v1/events/<slug>/games`` | director | the next game: a random draw, drawn whole, |
+| | | racks typed from the bag, or a pre-drawn engine document |
+| ``GET /api/v1/events/<slug>/games/<n>/rounds/<r>`` | staff | a round's rulings, with ids |
 | ``GET /api/v1/events/<slug>/games/<n>`` | staff | the game now: round, rack, clock, slips |
 | ``POST /api/v1/events/<slug>/games/<n>/<action>`` | per action | the console's actions |
 | ``GET /api/v1/events/<slug>/standings`` | staff | the event's standings (a category's) |
@@ -72,11 +74,25 @@ from tournament.selectors import event_list_visible, host_of
 from tournament.services.events import POLICY_FIELDS, event_create, event_policy_update
 from tournament.services.games import game_create
 from tournament.services.rooms import room_create
-from web.api.serializers import Shape, StaffErrorSerializer
+from web.api.serializers import (
+    EventInSerializer,
+    EventOutSerializer,
+    GameCreatedSerializer,
+    GameInSerializer,
+    GameOutSerializer,
+    GameStateSerializer,
+    PolicySerializer,
+    RoomInSerializer,
+    RoomOutSerializer,
+    Shape,
+    SimultaneousStandingsSerializer,
+    StaffErrorSerializer,
+    StandingsOutSerializer,
+)
 from web.api.staff import ACTION_SCHEMA, StaffGameActionView
 from web.console.actions import game_or_404
 from web.console.forms import EventForm, PolicyForm
-from web.console.setup import form_error, readable
+from web.console.setup import form_error
 from web.permissions import (
     DIRECTOR,
     STAFF,
@@ -100,7 +116,7 @@ _FILTER = [
 def _signed_in(request: Request) -> User:
     user = request.user
     if not isinstance(user, User) or not user.is_authenticated:
-        raise exceptions.NotAuthenticated()
+        raise exceptions.NotAuthenticated(code="not_authenticated")
     return user
 
 
@@ -116,44 +132,48 @@ def _form_data(request: Request, allowed: tuple[str, ...]) -> dict[str, Any]:
     """The body's fields, each one the call takes; a field it does not take is refused."""
     data = request.data
     if not isinstance(data, Mapping):
-        raise ApplicationError(gettext("The body must be a JSON object."), data={"code": "invalid"})
+        raise ApplicationError(gettext("The body must be a JSON object."), code="invalid")
     unknown = sorted(set(data) - set(allowed))
     if unknown:
         raise ApplicationError(
             gettext("Not a field of this call: %(fields)s.") % {"fields": ", ".join(unknown)},
-            data={"code": "unknown_field"},
+            code="unknown_field",
         )
     return dict(data)
 
 
 def _refused(form: Any) -> ApplicationError:
-    return ApplicationError(readable(form_error(form)), data={"code": "invalid"})
+    return ApplicationError(form_error(form), code="invalid")
 
 
 def _event_json(event: Event, role: str | None) -> Shape:
-    return {
-        "slug": event.slug,
-        "name": event.name,
-        "starts_on": event.starts_on,
-        "venue": event.venue,
-        "status": event.status,
-        "closed": event.is_closed,
-        "role": role,
-        "policy": {name: getattr(event, name) for name in POLICY_FIELDS},
-    }
+    return EventOutSerializer(
+        {
+            "slug": event.slug,
+            "name": event.name,
+            "starts_on": event.starts_on,
+            "venue": event.venue,
+            "status": event.status,
+            "closed": event.is_closed,
+            "role": role,
+            "policy": {name: getattr(event, name) for name in POLICY_FIELDS},
+        }
+    ).data
 
 
 def _game_json(game: Game) -> Shape:
-    return {
-        "number": game.number,
-        "status": game.status,
-        "source": game.source,
-        "seed": game.seed,
-        "tile_set": game.tile_set,
-        "lexicon": game.lexicon,
-        "board_layout": game.board_layout,
-        "end_reason": game.end_reason,
-    }
+    return GameOutSerializer(
+        {
+            "number": game.number,
+            "status": game.status,
+            "source": game.source,
+            "seed": game.seed,
+            "tile_set": game.tile_set,
+            "lexicon": game.lexicon,
+            "board_layout": game.board_layout,
+            "end_reason": game.end_reason,
+        }
+    ).data
 
 
 def _moment(at: datetime | None) -> datetime | None:
@@ -184,12 +204,14 @@ def _row_json(row: StandingRow) -> Shape:
 
 
 def _standings_json(standings: Standings, only: PlayerFilter) -> Shape:
-    return {
-        "rounds": standings.rounds,
-        "top_total": standings.top_total,
-        "filter": {name: getattr(only, name) for name in PARAMETERS},
-        "rows": [_row_json(row) for row in standings.rows],
-    }
+    return StandingsOutSerializer(
+        {
+            "rounds": standings.rounds,
+            "top_total": standings.top_total,
+            "filter": {name: getattr(only, name) for name in PARAMETERS},
+            "rows": [_row_json(row) for row in standings.rows],
+        }
+    ).data
 
 
 def _only(request: Request) -> PlayerFilter:
@@ -198,7 +220,7 @@ def _only(request: Request) -> PlayerFilter:
 
 
 class _Object(serializers.Serializer[Shape]):
-    """An answer documented in this module's table (the schema names the call)."""
+    """A document whose shape is docs/interchange.md's (the room results file)."""
 
 
 class EventsView(APIView):
@@ -207,7 +229,7 @@ class EventsView(APIView):
     @extend_schema(
         operation_id="events_list",
         summary="The events the caller has a role in (every event, for a superuser)",
-        responses={200: _Object(many=True), **_ERRORS},
+        responses={200: EventOutSerializer(many=True), **_ERRORS},
     )
     def get(self, request: Request) -> Response:
         user = _signed_in(request)
@@ -218,8 +240,8 @@ class EventsView(APIView):
     @extend_schema(
         operation_id="events_create",
         summary="A new event, directed by its creator: name, starts_on, venue and any rule",
-        request=_Object,
-        responses={201: _Object, **_ERRORS},
+        request=EventInSerializer,
+        responses={201: EventOutSerializer, **_ERRORS},
     )
     def post(self, request: Request) -> Response:
         user = _signed_in(request)
@@ -228,16 +250,13 @@ class EventsView(APIView):
         form = EventForm({**defaults, **data})
         if not form.is_valid():
             raise _refused(form)
-        try:
-            event = event_create(
-                name=form.cleaned_data["name"],
-                starts_on=form.cleaned_data["starts_on"],
-                venue=form.cleaned_data.get("venue", ""),
-                actor=user,
-                **{f: form.cleaned_data[f] for f in POLICY_FIELDS},
-            )
-        except ApplicationError as exc:
-            raise ApplicationError(readable(exc.message), data=exc.data) from None
+        event = event_create(
+            name=form.cleaned_data["name"],
+            starts_on=form.cleaned_data["starts_on"],
+            venue=form.cleaned_data.get("venue", ""),
+            actor=user,
+            **{f: form.cleaned_data[f] for f in POLICY_FIELDS},
+        )
         return Response(_event_json(event, DIRECTOR), status=status.HTTP_201_CREATED)
 
 
@@ -247,7 +266,7 @@ class EventView(APIView):
     @extend_schema(
         operation_id="event_read",
         summary="The event and its rules policy",
-        responses={200: _Object, **_ERRORS},
+        responses={200: EventOutSerializer, **_ERRORS},
     )
     def get(self, request: Request, slug: str) -> Response:
         user, event = _event(request, slug, STAFF)
@@ -256,8 +275,8 @@ class EventView(APIView):
     @extend_schema(
         operation_id="event_policy_update",
         summary="Change some rules of the policy (directors); the others stay",
-        request=_Object,
-        responses={200: _Object, **_ERRORS},
+        request=PolicySerializer,
+        responses={200: EventOutSerializer, **_ERRORS},
     )
     def patch(self, request: Request, slug: str) -> Response:
         user, event = _event(request, slug, (DIRECTOR,))
@@ -265,12 +284,9 @@ class EventView(APIView):
         form = PolicyForm({**model_to_dict(event, fields=POLICY_FIELDS), **data}, instance=event)
         if not form.is_valid():
             raise _refused(form)
-        try:
-            event = event_policy_update(
-                event=event, actor=user, **{f: form.cleaned_data[f] for f in data}
-            )
-        except ApplicationError as exc:
-            raise ApplicationError(readable(exc.message), data=exc.data) from None
+        event = event_policy_update(
+            event=event, actor=user, **{f: form.cleaned_data[f] for f in data}
+        )
         return Response(_event_json(event, event_role(user, event)))
 
 
@@ -280,7 +296,7 @@ class GamesView(APIView):
     @extend_schema(
         operation_id="event_games_list",
         summary="The event's games, by number",
-        responses={200: _Object(many=True), **_ERRORS},
+        responses={200: GameOutSerializer(many=True), **_ERRORS},
     )
     def get(self, request: Request, slug: str) -> Response:
         _, event = _event(request, slug, STAFF)
@@ -291,21 +307,42 @@ class GamesView(APIView):
         summary=(
             "The event's next game (directors): a random draw ({'seed': n} replays one), "
             "the whole game drawn now ({'in_advance': true}, what a simultaneous's rooms "
-            "play), or a pre-drawn game ({'predrawn': the engine's JSON document, as "
+            "play), racks typed from the bag ({'source': 'manual'}: the rack action enters "
+            "each), or a pre-drawn game ({'predrawn': the engine's JSON document, as "
             "python -m engine game --json writes it}; an Eliot save game goes to "
             "games/import as a file)"
         ),
-        request=_Object,
-        responses={201: _Object, **_ERRORS},
+        request=GameInSerializer,
+        responses={201: GameCreatedSerializer, **_ERRORS},
     )
     def post(self, request: Request, slug: str) -> Response:
         user, event = _event(request, slug, (DIRECTOR,))
-        data = _form_data(request, ("seed", "in_advance", "predrawn"))
+        data = _form_data(request, ("source", "seed", "in_advance", "predrawn"))
+        source = data.pop("source", None)
+        if source is not None and source not in Game.Source.values:
+            raise ApplicationError(
+                gettext("A game's source is %(sources)s.")
+                % {"sources": ", ".join(Game.Source.values)},
+                code="unknown_source",
+            )
+        if source == Game.Source.MANUAL:
+            if data:
+                raise ApplicationError(
+                    gettext("A game of racks typed from the bag takes no seed, no document."),
+                    code="invalid",
+                )
+            game = game_create(event=event, actor=user, source=Game.Source.MANUAL)
+            return Response(_game_json(game), status=status.HTTP_201_CREATED)
+        if source == Game.Source.PREDRAWN and "predrawn" not in data:
+            raise ApplicationError(
+                gettext("A pre-drawn game needs its document (engine `game --json`)."),
+                code="predrawn_required",
+            )
         if "predrawn" in data:
-            if set(data) != {"predrawn"}:
+            if set(data) != {"predrawn"} or source not in (None, Game.Source.PREDRAWN):
                 raise ApplicationError(
                     gettext("A pre-drawn game takes no seed and is not drawn in advance."),
-                    data={"code": "invalid"},
+                    code="invalid",
                 )
             game, read = game_import_predrawn(
                 event=event,
@@ -314,20 +351,20 @@ class GamesView(APIView):
                 actor=user,
             )
             return Response(
-                {**_game_json(game), "detail": predrawn_imported_message(game, read)},
+                GameCreatedSerializer(
+                    {**_game_json(game), "detail": predrawn_imported_message(game, read)}
+                ).data,
                 status=status.HTTP_201_CREATED,
             )
         seed, in_advance = data.get("seed"), data.get("in_advance", False)
         if not isinstance(in_advance, bool):
-            raise ApplicationError(
-                gettext("in_advance is true or false."), data={"code": "invalid"}
-            )
+            raise ApplicationError(gettext("in_advance is true or false."), code="invalid")
         if seed is not None and (
             isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32
         ):
             raise ApplicationError(
                 gettext("The seed is a whole number from 0 to 4294967295."),
-                data={"code": "invalid"},
+                code="invalid",
             )
         if in_advance:
             game = game_draw_whole(event=event, actor=user, seed=seed)
@@ -342,7 +379,7 @@ class GameView(APIView):
     @extend_schema(
         operation_id="event_game_read",
         summary="The game now: its round (rack, status, clock), who has handed in a slip",
-        responses={200: _Object, **_ERRORS},
+        responses={200: GameStateSerializer, **_ERRORS},
     )
     def get(self, request: Request, slug: str, number: int) -> Response:
         _event(request, slug, STAFF)
@@ -350,36 +387,43 @@ class GameView(APIView):
         state = console_state(game=game, now=timezone.now())
         r = state.round
         return Response(
-            _game_json(game)
-            | {
-                "round": None
-                if r is None
-                else {
-                    "number": r.number,
-                    "status": r.status,
-                    "rack": r.rack,
-                    "rack_shown": state.rack_shown,
-                    "opened_at": _moment(r.opened_at),
-                    "deadline": _moment(r.deadline),
-                    "paused": r.is_paused,
-                    "remaining_seconds": state.remaining,
-                    "tops_ready": r.tops_ready_at is not None,
-                    "played": {"ref": r.played_ref, "word": r.played_word, "score": r.played_score}
-                    if r.played_word
-                    else None,
-                },
-                "players": state.players,
-                "slips": state.slips,
-                "missing": [{"table": p.table, "name": p.name} for p in state.missing],
-            }
+            GameStateSerializer(
+                _game_json(game)
+                | {
+                    "round": None
+                    if r is None
+                    else {
+                        "number": r.number,
+                        "status": r.status,
+                        "rack": r.rack,
+                        "rack_shown": state.rack_shown,
+                        "opened_at": _moment(r.opened_at),
+                        "deadline": _moment(r.deadline),
+                        "paused": r.is_paused,
+                        "remaining_seconds": state.remaining,
+                        "tops_ready": r.tops_ready_at is not None,
+                        "played": {
+                            "ref": r.played_ref,
+                            "word": r.played_word,
+                            "score": r.played_score,
+                        }
+                        if r.played_word
+                        else None,
+                    },
+                    "players": state.players,
+                    "slips": state.slips,
+                    "missing": [{"table": p.table, "name": p.name} for p in state.missing],
+                }
+            ).data
         )
 
 
 class GameActionView(StaffGameActionView):
-    """``POST /api/v1/events/<slug>/games/<n>/<action>``: the staff API's game actions at the
-    director API's address (``/api/v1/staff/events/...`` stays, for the programs that use it)."""
+    """``POST /api/v1/events/<slug>/games/<n>/<action>``: a game's actions at their canonical
+    address (``/api/v1/staff/events/...``, the same view, stays for the programs that use it,
+    deprecated in the schema)."""
 
-    @extend_schema(operation_id="event_game_action", **ACTION_SCHEMA)
+    @extend_schema(operation_id="event_game_action", deprecated=False, **ACTION_SCHEMA)
     def post(self, request: Request, slug: str, number: int, action: str) -> Response:
         return super().post(request, slug, number, action)
 
@@ -391,7 +435,7 @@ class EventStandingsView(APIView):
         operation_id="event_standings",
         summary="The event's standings (published rounds), a category's with the filter",
         parameters=_FILTER,
-        responses={200: _Object, **_ERRORS},
+        responses={200: StandingsOutSerializer, **_ERRORS},
     )
     def get(self, request: Request, slug: str) -> Response:
         _, event = _event(request, slug, STAFF)
@@ -406,7 +450,7 @@ class GameStandingsView(APIView):
         operation_id="event_game_standings",
         summary="A game's standings (published rounds), a category's with the filter",
         parameters=_FILTER,
-        responses={200: _Object, **_ERRORS},
+        responses={200: StandingsOutSerializer, **_ERRORS},
     )
     def get(self, request: Request, slug: str, number: int) -> Response:
         _event(request, slug, STAFF)
@@ -419,17 +463,19 @@ def _room_json(room: RoomProgress) -> dict[str, object]:
     def at(pair: tuple[int, int] | None) -> dict[str, int] | None:
         return None if pair is None else {"game": pair[0], "round": pair[1]}
 
-    return {
-        "slug": room.event.slug,
-        "name": room.event.name,
-        "venue": room.event.venue,
-        "host": room.is_host,
-        "remote": room.event.remote,
-        "players": room.players,
-        "published": room.published,
-        "last_published": at(room.last),
-        "in_play": at(room.in_play),
-    }
+    return RoomOutSerializer(
+        {
+            "slug": room.event.slug,
+            "name": room.event.name,
+            "venue": room.event.venue,
+            "host": room.is_host,
+            "remote": room.event.remote,
+            "players": room.players,
+            "published": room.published,
+            "last_published": at(room.last),
+            "in_play": at(room.in_play),
+        }
+    ).data
 
 
 class RoomsView(APIView):
@@ -438,7 +484,7 @@ class RoomsView(APIView):
     @extend_schema(
         operation_id="event_rooms_list",
         summary="The simultaneous's rooms, the host first, and how far each has played",
-        responses={200: _Object(many=True), **_ERRORS},
+        responses={200: RoomOutSerializer(many=True), **_ERRORS},
     )
     def get(self, request: Request, slug: str) -> Response:
         _, event = _event(request, slug, STAFF)
@@ -447,8 +493,8 @@ class RoomsView(APIView):
     @extend_schema(
         operation_id="event_rooms_create",
         summary="A new room of the event (directors): name, venue, remote",
-        request=_Object,
-        responses={201: _Object, **_ERRORS},
+        request=RoomInSerializer,
+        responses={201: RoomOutSerializer, **_ERRORS},
     )
     def post(self, request: Request, slug: str) -> Response:
         user, host = _event(request, slug, (DIRECTOR,))
@@ -457,7 +503,7 @@ class RoomsView(APIView):
         if not isinstance(name, str) or not isinstance(venue, str) or not isinstance(remote, bool):
             raise ApplicationError(
                 gettext("name and venue are texts, remote is true or false."),
-                data={"code": "invalid"},
+                code="invalid",
             )
         room = room_create(host=host, name=name, venue=venue, remote=remote, actor=user)
         progress = next(r for r in rooms_progress(host) if r.event.pk == room.pk)
@@ -474,7 +520,7 @@ class SimultaneousStandingsView(APIView):
             *_FILTER,
             OpenApiParameter("common", OpenApiTypes.BOOL, OpenApiParameter.QUERY, required=False),
         ],
-        responses={200: _Object, **_ERRORS},
+        responses={200: SimultaneousStandingsSerializer, **_ERRORS},
     )
     def get(self, request: Request, slug: str) -> Response:
         _, event = _event(request, slug, STAFF)
@@ -483,15 +529,17 @@ class SimultaneousStandingsView(APIView):
         host = host_of(event)
         standings = standings_simultaneous_live(host=host, only=only, common=common)
         return Response(
-            {
-                "host": host.slug,
-                "common": common,
-                "rounds": standings.rounds,
-                "rows": [
-                    _row_json(row) | {"room": row.room, "room_rounds": row.rounds}
-                    for row in standings.rows
-                ],
-            }
+            SimultaneousStandingsSerializer(
+                {
+                    "host": host.slug,
+                    "common": common,
+                    "rounds": standings.rounds,
+                    "rows": [
+                        _row_json(row) | {"room": row.room, "room_rounds": row.rounds}
+                        for row in standings.rows
+                    ],
+                }
+            ).data
         )
 
 
@@ -523,7 +571,7 @@ class RoomResultsView(APIView):
         upload = request.FILES.get("file")
         if upload is None:
             raise ApplicationError(
-                gettext("Send the file as the multipart field 'file'."), data={"code": "no_file"}
+                gettext("Send the file as the multipart field 'file'."), code="no_file"
             )
         report = room_results_import(room=room, raw=upload.read(), actor=user)
         return Response(

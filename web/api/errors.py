@@ -1,8 +1,10 @@
 """How errors read over HTTP: one shape, ``{"detail": ..., **data}``, rendered by one handler.
 
-Services raise ``tournament.errors.ApplicationError`` (a message and data, no status); this is
-the one place that says which status each answers with. The player API adds a ``code`` to
-every body and answers a refused slip with the status its code calls for.
+Services raise ``tournament.errors.ApplicationError`` (a message, a code and data, no status);
+this is the one place that says which status each answers with. Every body carries a ``code``
+(docs/design.md's promise): the application error's own, DRF's (``not_authenticated``,
+``permission_denied``, ``not_found``, ``parse_error``, ``invalid``...). The player API answers a
+refused slip with the status its code calls for.
 """
 
 from __future__ import annotations
@@ -34,11 +36,6 @@ PLAY_REFUSAL_STATUS = {
 }
 
 
-# Refusals of a request's body as such (not JSON, too deep, too large, not a type this API
-# reads): their answers carry a ``code`` on every API (``parse_error``, ``too_large``...).
-BODY_REFUSALS = (exceptions.ParseError, RequestTooLarge, exceptions.UnsupportedMediaType)
-
-
 # The body's fields as a refusal names them to people, in the language in force (a field not
 # here is named by its key).
 FIELD_NAMES = {
@@ -67,7 +64,7 @@ def _flatten(detail: Any) -> str:
                 "field": FIELD_NAMES.get(key, key),
                 "problem": text,
             }
-        return "Invalid input."
+        return gettext("Invalid input.")
     if isinstance(detail, list):
         return _flatten(detail[0]) if detail else gettext("Invalid input.")
     return str(detail)
@@ -95,16 +92,18 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, RequestDataTooBig):  # DRF reads request.body: Django checks its size
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         exc = RequestTooLarge(
-            gettext("The request body is larger than %(limit)s bytes.") % {"limit": limit}
+            gettext("The request body is larger than %(limit)s bytes.") % {"limit": limit},
+            code="too_large",
         )
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(
-            exc.message_dict if hasattr(exc, "error_dict") else exc.messages
+            exc.message_dict if hasattr(exc, "error_dict") else exc.messages, code="invalid"
         )
     elif isinstance(exc, Http404):
-        exc = exceptions.NotFound()
+        exc = exceptions.NotFound(code="not_found")  # get_object_or_404 speaks English
     elif isinstance(exc, PermissionDenied):
-        exc = exceptions.PermissionDenied()
+        # The role check's sentence ("This needs the director role in ..."), kept.
+        exc = exceptions.PermissionDenied(str(exc) or None, code="permission_denied")
 
     response = exception_handler(exc, context)
     if response is None:
@@ -113,11 +112,20 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         response.data = {"detail": _flatten(exc.detail), "fields": exc.detail}
     elif not (isinstance(response.data, dict) and "detail" in response.data):
         response.data = {"detail": _flatten(response.data)}
-    if isinstance(exc, BODY_REFUSALS) and isinstance(response.data, dict):
-        # A body refused before any view read it says why in a code a client can switch on.
-        codes = exc.get_codes()
-        response.data["code"] = codes if isinstance(codes, str) else "invalid"
+    if isinstance(response.data, dict) and "code" not in response.data:
+        # DRF's own refusals (a body refused before any view read it, not signed in, no
+        # such page...) say why in a code a client can switch on.
+        response.data["code"] = _drf_code(exc)
     return response
+
+
+def _drf_code(exc: Exception) -> str:
+    """The code of a DRF exception: the one it was raised with, ``invalid`` for a validation
+    error's several (each field's are under ``fields``)."""
+    if isinstance(exc, exceptions.APIException):
+        codes = exc.get_codes()
+        return codes if isinstance(codes, str) else "invalid"
+    return "error"
 
 
 def play_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -127,13 +135,4 @@ def play_exception_handler(exc: Exception, context: dict[str, Any]) -> Response 
         response: Response | None = _application_response(exc, PLAY_REFUSAL_STATUS)
     else:
         response = api_exception_handler(exc, context)
-    if response is None or not isinstance(response.data, dict) or "code" in response.data:
-        return response
-    code = "error"
-    if isinstance(exc, exceptions.APIException):
-        codes = exc.get_codes()
-        code = codes if isinstance(codes, str) else "invalid"
-    elif isinstance(exc, NotFound):
-        code = "not_found"
-    response.data["code"] = code
     return response

@@ -106,7 +106,8 @@ class StrictJSONParser(JSONParser):
         raw = stream.read() if limit is None else stream.read(limit + 1)
         if limit is not None and len(raw) > limit:
             raise RequestTooLarge(
-                gettext("The request body is larger than %(limit)s bytes.") % {"limit": limit}
+                gettext("The request body is larger than %(limit)s bytes.") % {"limit": limit},
+                code="too_large",
             )
         try:
             # The nesting counted in C before a parser builds anything: json would recurse
@@ -115,7 +116,8 @@ class StrictJSONParser(JSONParser):
         except InterchangeError as exc:
             raise exceptions.ParseError(
                 gettext("JSON parse error - %(exc)s")
-                % {"exc": "; ".join(p.text(gettext) for p in exc.problems)}
+                % {"exc": "; ".join(p.text(gettext) for p in exc.problems)},
+                code="parse_error",
             ) from None
         try:
             text = codecs.decode(raw, encoding)
@@ -129,13 +131,14 @@ class StrictJSONParser(JSONParser):
         except RecursionError:
             raise exceptions.ParseError(
                 gettext("JSON parse error - nested more than %(json_max_depth)s levels deep.")
-                % {"json_max_depth": JSON_MAX_DEPTH}
+                % {"json_max_depth": JSON_MAX_DEPTH},
+                code="parse_error",
             ) from None
         except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
             raise exceptions.ParseError(
-                gettext("JSON parse error - %(exc)s") % {"exc": exc}
+                gettext("JSON parse error - %(exc)s") % {"exc": exc}, code="parse_error"
             ) from None
         problem = json_problem(document)
         if problem is not None:
-            raise exceptions.ParseError(problem)
+            raise exceptions.ParseError(problem, code="parse_error")
         return document

@@ -7,7 +7,9 @@ from typing import Any, TypeAlias
 
 from rest_framework import serializers
 
+from tournament.models import AuditEntry, Discipline, Event, Ruling, Submission
 from tournament.models.event import EventRoleName
+from tournament.services.events import POLICY_FIELDS
 from tournament.services.invitations import DAYS_VALID, MAX_DAYS_VALID
 from tournament.vocabulary import TABLE_MAX, TABLE_MIN
 from web.inputs import INT32_MAX
@@ -138,11 +140,17 @@ class _MoveSerializer(serializers.Serializer[Shape]):
     score = serializers.IntegerField(allow_null=True)
 
 
+_PLACED = (
+    "The slip's move is on the board (valid, or valid with a penalty): the phone shows it as good."
+)
+
+
 class _RulingSerializer(serializers.Serializer[Shape]):
     code = serializers.CharField()
     # DRF's metaclass pops declared fields off the class, so this does not shadow Field.label;
     # the stubs cannot express that.
     label = serializers.CharField()  # type: ignore[assignment]
+    placed = serializers.BooleanField(help_text=_PLACED)
     reason = serializers.CharField()
     points = serializers.IntegerField()
     penalty = serializers.IntegerField()
@@ -162,6 +170,7 @@ class _ResultSerializer(serializers.Serializer[Shape]):
 class _SlipRulingSerializer(serializers.Serializer[Shape]):
     code = serializers.CharField()
     label = serializers.CharField()  # type: ignore[assignment]  # as _RulingSerializer.label
+    placed = serializers.BooleanField(help_text=_PLACED)
     reason = serializers.CharField()
     points = serializers.IntegerField(help_text="Points for the move.")
     total = serializers.IntegerField(
@@ -314,12 +323,274 @@ class EventClosingSerializer(serializers.Serializer[Shape]):
 class StaffErrorSerializer(serializers.Serializer[Shape]):
     detail = serializers.CharField(help_text="What went wrong, for people.")
     code = serializers.CharField(
-        required=False, help_text="What went wrong, for programs (e.g. last_director)."
+        help_text="What went wrong, for programs (e.g. last_director, no_round_in_play)."
     )
     fields = serializers.DictField(  # type: ignore[assignment]  # as _RulingSerializer.label
         required=False, help_text="A malformed body: the message of each field."
     )
 
 
+class RoleInSerializer(serializers.Serializer[Shape]):
+    username = serializers.CharField(max_length=150, help_text="An existing account's username.")
+    role = serializers.ChoiceField(choices=["director", "arbiter"])
+
+
 class StaffDoneSerializer(serializers.Serializer[Shape]):
     detail = serializers.CharField(help_text="What happened, for people.")
+
+
+# The director API's round: every field of each ruling, its slip and the disciplinary warnings,
+# as the models have them (ModelSerializer: a field added to a model is in the answer and the
+# schema at once). Read from a selector's rows (``select_related``): no query here.
+
+
+class SlipRecordSerializer(serializers.ModelSerializer[Any]):
+    """A slip as stored (the ruled one): every field of ``Submission``."""
+
+    class Meta:
+        model = Submission
+        fields = "__all__"
+
+
+class RulingRecordSerializer(serializers.ModelSerializer[Any]):
+    """A ruling as stored, with what the standings add (``total``) and the player's table and
+    name: every field of ``Ruling``; its ``id`` is what the ``amend`` action takes."""
+
+    total = serializers.IntegerField(read_only=True, help_text="What the standings add.")
+    name = serializers.CharField(source="player.name", read_only=True)
+    table = serializers.IntegerField(source="player.table", read_only=True, allow_null=True)
+    slip = SlipRecordSerializer(source="submission", read_only=True, allow_null=True)
+
+    class Meta:
+        model = Ruling
+        fields = "__all__"
+
+
+class DisciplineRecordSerializer(serializers.ModelSerializer[Any]):
+    """A disciplinary warning as stored; its ``id`` is what ``discipline_withdraw`` takes."""
+
+    name = serializers.CharField(source="player.name", read_only=True)
+    table = serializers.IntegerField(source="player.table", read_only=True, allow_null=True)
+
+    class Meta:
+        model = Discipline
+        fields = "__all__"
+
+
+class MismatchSerializer(serializers.Serializer[Shape]):
+    check = serializers.IntegerField(help_text="Its id: what the resolve action takes.")
+    player = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField()
+    first = serializers.DictField(allow_null=True, help_text="word, ref, score")
+    second = serializers.DictField(help_text="word, ref, score")
+    checked_by = serializers.CharField()
+
+
+class RoundRulingsSerializer(serializers.Serializer[Shape]):
+    number = serializers.IntegerField()
+    status = serializers.CharField()
+    rack = serializers.CharField()
+    played = serializers.DictField(allow_null=True, help_text="ref, word, score of the top played")
+    rulings = RulingRecordSerializer(many=True, help_text="One per player, by table.")
+    disciplines = DisciplineRecordSerializer(many=True)
+    mismatches = MismatchSerializer(many=True, help_text="Double entries that disagree.")
+
+
+class RankedMoveSerializer(serializers.Serializer[Shape]):
+    rank = serializers.IntegerField(help_text="1 = a top; equal scores share a rank.")
+    ref = serializers.CharField()
+    word = serializers.CharField()
+    score = serializers.IntegerField()
+    used = serializers.CharField(help_text="The rack's tiles it uses, ? a blank.")
+
+
+class RoundMovesSerializer(serializers.Serializer[Shape]):
+    round = serializers.IntegerField()
+    rack = serializers.CharField()
+    total = serializers.IntegerField(help_text="How many legal moves in all.")
+    page = serializers.IntegerField()
+    pages = serializers.IntegerField()
+    moves = RankedMoveSerializer(many=True)
+
+
+class AuditEntrySerializer(serializers.ModelSerializer[Any]):
+    """An audit entry as stored (every field), with its round's number."""
+
+    round_number = serializers.IntegerField(
+        source="round.number", read_only=True, allow_null=True, default=None
+    )
+
+    class Meta:
+        model = AuditEntry
+        fields = "__all__"
+
+
+class TableSlipsSerializer(serializers.Serializer[Shape]):
+    table = serializers.IntegerField()
+    name = serializers.CharField()
+    round = serializers.IntegerField()
+    slips = SlipRecordSerializer(many=True, help_text="Newest first; `is_current` counts.")
+
+
+# The director API's answers (web.api.director): each is rendered through its serializer, so the
+# schema is the answer (a key the serializer does not declare is not sent).
+
+
+class PolicySerializer(serializers.ModelSerializer[Any]):
+    """Every rule of the event's policy (``tournament.services.events.POLICY_FIELDS``)."""
+
+    class Meta:
+        model = Event
+        fields = list(POLICY_FIELDS)
+
+
+class EventOutSerializer(serializers.Serializer[Shape]):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    starts_on = serializers.DateField()
+    venue = serializers.CharField(allow_blank=True)
+    status = serializers.CharField()
+    closed = serializers.BooleanField()
+    role = serializers.CharField(allow_null=True, help_text="director or arbiter.")
+    policy = PolicySerializer()
+
+
+class GameOutSerializer(serializers.Serializer[Shape]):
+    number = serializers.IntegerField()
+    status = serializers.CharField()
+    source = serializers.CharField(help_text="random, manual (racks typed) or predrawn.")  # type: ignore[assignment]  # a declared field, not Field.source
+    seed = serializers.IntegerField(allow_null=True)
+    tile_set = serializers.CharField()
+    lexicon = serializers.CharField()
+    board_layout = serializers.CharField()
+    end_reason = serializers.CharField(allow_blank=True)
+
+
+class GameCreatedSerializer(GameOutSerializer):
+    detail = serializers.CharField(required=False, help_text="A pre-drawn game: what was read.")
+
+
+class PlayedSerializer(serializers.Serializer[Shape]):
+    ref = serializers.CharField()
+    word = serializers.CharField()
+    score = serializers.IntegerField(allow_null=True)
+
+
+class RoundStateSerializer(serializers.Serializer[Shape]):
+    number = serializers.IntegerField()
+    status = serializers.CharField()
+    rack = serializers.CharField(allow_blank=True)
+    rack_shown = serializers.CharField(allow_blank=True, help_text="The leftover marked.")
+    opened_at = serializers.DateTimeField(allow_null=True)
+    deadline = serializers.DateTimeField(allow_null=True)
+    paused = serializers.BooleanField()
+    remaining_seconds = serializers.FloatField(allow_null=True)
+    tops_ready = serializers.BooleanField()
+    played = PlayedSerializer(allow_null=True)
+
+
+class TableNameSerializer(serializers.Serializer[Shape]):
+    table = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField()
+
+
+class GameStateSerializer(GameOutSerializer):
+    round = RoundStateSerializer(allow_null=True)
+    players = serializers.IntegerField(help_text="Players not withdrawn.")
+    slips = serializers.IntegerField(help_text="How many have handed in a slip.")
+    missing = TableNameSerializer(many=True, help_text="Who has not, by table.")
+
+
+class StandingRowSerializer(serializers.Serializer[Shape]):
+    rank = serializers.IntegerField()
+    overall_rank = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    club = serializers.CharField(allow_blank=True)
+    category = serializers.CharField(allow_blank=True)
+    licence = serializers.CharField(allow_blank=True)
+    series = serializers.IntegerField(allow_null=True)
+    age_category = serializers.CharField(allow_blank=True)
+    table = serializers.IntegerField(allow_null=True)
+    total = serializers.IntegerField()
+    gap = serializers.IntegerField()
+    top_pct = serializers.FloatField()
+    tops = serializers.IntegerField()
+    solos = serializers.IntegerField()
+    warnings = serializers.IntegerField()
+    penalties = serializers.IntegerField()
+    withdrawn = serializers.BooleanField()
+
+
+class StandingsFilterSerializer(serializers.Serializer[Shape]):
+    category = serializers.CharField(allow_null=True)
+    club = serializers.CharField(allow_null=True)
+    series = serializers.IntegerField(allow_null=True)
+    age_category = serializers.CharField(allow_null=True)
+
+
+class StandingsOutSerializer(serializers.Serializer[Shape]):
+    rounds = serializers.IntegerField()
+    top_total = serializers.IntegerField()
+    filter = StandingsFilterSerializer()
+    rows = StandingRowSerializer(many=True)
+
+
+class RoomRowSerializer(StandingRowSerializer):
+    room = serializers.CharField()
+    room_rounds = serializers.IntegerField(help_text="The rounds of the room that count.")
+
+
+class SimultaneousStandingsSerializer(serializers.Serializer[Shape]):
+    host = serializers.SlugField()
+    common = serializers.BooleanField()
+    rounds = serializers.IntegerField()
+    rows = RoomRowSerializer(many=True)
+
+
+class GameRoundSerializer(serializers.Serializer[Shape]):
+    game = serializers.IntegerField()
+    round = serializers.IntegerField()
+
+
+class RoomOutSerializer(serializers.Serializer[Shape]):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    venue = serializers.CharField(allow_blank=True)
+    host = serializers.BooleanField()
+    remote = serializers.BooleanField()
+    players = serializers.IntegerField()
+    published = serializers.IntegerField()
+    last_published = GameRoundSerializer(allow_null=True)
+    in_play = GameRoundSerializer(allow_null=True)
+
+
+class EventInSerializer(PolicySerializer):
+    """A new event: its name, date and venue, and any rule (the others keep their defaults)."""
+
+    name = serializers.CharField(max_length=200)
+    starts_on = serializers.DateField()
+    venue = serializers.CharField(required=False, allow_blank=True, max_length=200)
+
+    class Meta(PolicySerializer.Meta):
+        fields = ["name", "starts_on", "venue", *POLICY_FIELDS]
+
+
+class GameInSerializer(serializers.Serializer[Shape]):
+    source = serializers.ChoiceField(  # type: ignore[assignment]  # a declared field, not Field.source
+        choices=["random", "manual", "predrawn"],
+        required=False,
+        help_text="random (default), manual (racks typed from the bag), predrawn (with predrawn).",
+    )
+    seed = serializers.IntegerField(required=False, min_value=0, max_value=2**32 - 1)
+    in_advance = serializers.BooleanField(required=False, help_text="The whole game drawn now.")
+    predrawn = serializers.JSONField(
+        required=False, help_text="The engine's document: python -m engine game --json."
+    )
+
+
+class RoomInSerializer(serializers.Serializer[Shape]):
+    name = serializers.CharField(max_length=200)
+    venue = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    remote = serializers.BooleanField(required=False)

@@ -1,7 +1,8 @@
 """The director's account actions on an event as API calls, under ``/api/v1/events/<slug>/``:
-invitations (``invitations``, ``invitations/<id>/revoke``), the staff (``staff``,
-``staff/<id>/remove``), players withdrawn and reinstated (``players``,
-``players/<id>/withdraw|reinstate``), the event closed and reopened (``close``, ``reopen``).
+invitations (``invitations``, ``invitations/<id>/revoke``), the staff (``staff``: read, or a
+role given to an existing account; ``staff/<id>/remove``), players withdrawn and reinstated
+(``players``, ``players/<id>/withdraw|reinstate``), the event closed and reopened (``close``,
+``reopen``).
 
 As the console's staff page (``web.console.staff``): directors only (docs/design.md's "Roles"),
 session authentication, each change one audited service of ``tournament.services``; a refusal
@@ -16,7 +17,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.request import Request
@@ -25,7 +26,12 @@ from rest_framework.views import APIView
 
 from tournament.errors import NotFound
 from tournament.models import Event, EventRole, Invitation, Player
-from tournament.services.closing import event_close, event_reopen
+from tournament.services.closing import (
+    event_close,
+    event_closed_said,
+    event_reopen,
+    event_reopened_said,
+)
 from tournament.services.invitations import invitation_create, invitation_revoke
 from tournament.services.players import (
     player_register,
@@ -33,19 +39,21 @@ from tournament.services.players import (
     player_update,
     player_withdraw,
 )
-from tournament.services.users import event_role_remove
+from tournament.services.users import event_role_remove, event_role_removed_said
 from web.api.serializers import (
     EventClosingSerializer,
     EventPlayerSerializer,
     InvitationInSerializer,
     InvitationSerializer,
     PlayerInSerializer,
+    RoleInSerializer,
     Shape,
     StaffDoneSerializer,
     StaffErrorSerializer,
     StaffRoleSerializer,
     WithdrawInSerializer,
 )
+from web.console.setup import role_grant
 from web.console.staff import invitation_link
 from web.permissions import DIRECTOR, EventRolePermission
 
@@ -66,19 +74,27 @@ class DirectorAPIView(APIView):
     def director(self, request: Request, slug: str) -> tuple[User, Event]:
         user = request.user
         if not user.is_authenticated:  # IsAuthenticated has turned anonymous callers away
-            raise exceptions.NotAuthenticated()
+            raise exceptions.NotAuthenticated(code="not_authenticated")
         return user, get_object_or_404(Event, slug=slug)
 
 
+# What ``_one`` looks for: its code's word -> its name in the reader's language.
+_WHAT = {
+    "invitation": gettext_lazy("invitation"),
+    "role": gettext_lazy("role"),
+    "player": gettext_lazy("player"),
+}
+
+
 def _one(queryset: Any, pk: int, what: str, event: Event) -> Any:
-    """The row ``pk`` of the event's ``queryset``; a 404 naming it otherwise."""
+    """The row ``pk`` of the event's ``queryset``; a 404 naming it otherwise (code
+    ``no_such_<what>``, the same in every language)."""
     found = queryset.filter(event=event, pk=pk).first()
     if found is None:
-        code = f"no_such_{what.replace(' ', '_')}"
         raise NotFound(
             gettext("There is no %(what)s %(pk)s in %(name)s.")
-            % {"what": what, "pk": pk, "name": event.name},
-            data={"code": code},
+            % {"what": _WHAT[what], "pk": pk, "name": event.name},
+            code=f"no_such_{what}",
         )
     return found
 
@@ -182,6 +198,18 @@ class StaffView(DirectorAPIView):
             ]
         )
 
+    @extend_schema(
+        operation_id="event_staff_grant",
+        summary="Give an existing account a role in the event (username, role): as the "
+        "set-up page's form; a new person is invited instead",
+        request=RoleInSerializer,
+        responses={200: StaffDoneSerializer, **_ERRORS},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        user, event = self.director(request, slug)
+        body = request.data if isinstance(request.data, dict) else {}
+        return Response({"detail": role_grant(user=user, event=event, data=body)})
+
 
 class StaffRoleRemoveView(DirectorAPIView):
     @extend_schema(
@@ -193,8 +221,7 @@ class StaffRoleRemoveView(DirectorAPIView):
     def post(self, request: Request, slug: str, role_id: int) -> Response:
         user, event = self.director(request, slug)
         role = event_role_remove(role=_one(EventRole.objects, role_id, "role", event), actor=user)
-        what = role.get_role_display().lower()
-        return Response({"detail": f"{role.user.get_username()} is no longer {what}."})
+        return Response({"detail": event_role_removed_said(role)})
 
 
 class PlayersView(DirectorAPIView):
@@ -280,8 +307,7 @@ class EventCloseView(DirectorAPIView):
     def post(self, request: Request, slug: str) -> Response:
         user, event = self.director(request, slug)
         closed = event_close(event=event, actor=user)
-        detail = f"{closed.name} is closed: no new round, no slip, no amendment until reopened."
-        return Response({"detail": detail, "closed": closed.is_closed})
+        return Response({"detail": event_closed_said(closed), "closed": closed.is_closed})
 
 
 class EventReopenView(DirectorAPIView):
@@ -294,4 +320,4 @@ class EventReopenView(DirectorAPIView):
     def post(self, request: Request, slug: str) -> Response:
         user, event = self.director(request, slug)
         reopened = event_reopen(event=event, actor=user)
-        return Response({"detail": f"{reopened.name} is open again.", "closed": reopened.is_closed})
+        return Response({"detail": event_reopened_said(reopened), "closed": reopened.is_closed})

@@ -1,13 +1,14 @@
 """The v1 API: the player endpoints (``play_api``) and the staff's (``staff_api``): the director
-API's events, games, game actions and standings (``director``), the director's actions on the
-event's accounts, players and closing (``staff_events``), and a game's actions at their first
-address (``staff``)."""
+API's events, games, game actions and standings (``director``), a round's rulings
+(``rounds``), the director's actions on the event's accounts, players and closing
+(``staff_events``), players' QR codes and imports (``players``), the event's word list
+(``word_lists``), and a game's actions at their first address (``staff``)."""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from web.api import director, staff, staff_events, views
+from web.api import director, players, rounds, staff, staff_events, views, word_lists
 
 play_patterns = [
     path("play/state", views.PlayStateView.as_view(), name="state"),
@@ -24,6 +25,24 @@ staff_patterns = [
         "events/<slug:slug>/games/<int:number>/standings",
         director.GameStandingsView.as_view(),
         name="game_standings",
+    ),
+    path(
+        "events/<slug:slug>/games/<int:number>/rounds/<int:round_number>",
+        rounds.RoundRulingsView.as_view(),
+        name="round",
+    ),
+    path(
+        "events/<slug:slug>/games/<int:number>/rounds/<int:round_number>/moves",
+        rounds.RoundMovesView.as_view(),
+        name="round_moves",
+    ),
+    path(
+        "events/<slug:slug>/games/<int:number>/audit", rounds.GameAuditView.as_view(), name="audit"
+    ),
+    path(
+        "events/<slug:slug>/games/<int:number>/tables/<int:table>/slips",
+        rounds.TableSlipsView.as_view(),
+        name="table_slips",
     ),
     path(
         "events/<slug:slug>/games/<int:number>/<str:action>",
@@ -61,6 +80,21 @@ staff_patterns = [
     ),
     path("events/<slug:slug>/players", staff_events.PlayersView.as_view(), name="players"),
     path(
+        "events/<slug:slug>/players/import",
+        players.PlayersImportView.as_view(),
+        name="players_import",
+    ),
+    path(
+        "events/<slug:slug>/players/<int:player_id>/token/revoke",
+        players.PlayerTokenRevokeView.as_view(),
+        name="player_token_revoke",
+    ),
+    path(
+        "events/<slug:slug>/players/<int:player_id>/token/reissue",
+        players.PlayerTokenReissueView.as_view(),
+        name="player_token_reissue",
+    ),
+    path(
         "events/<slug:slug>/players/<int:player_id>",
         staff_events.PlayerView.as_view(),
         name="player",
@@ -74,6 +108,12 @@ staff_patterns = [
         "events/<slug:slug>/players/<int:player_id>/reinstate",
         staff_events.PlayerReinstateView.as_view(),
         name="player_reinstate",
+    ),
+    path("events/<slug:slug>/word-list", word_lists.WordListView.as_view(), name="word_list"),
+    path(
+        "events/<slug:slug>/word-list/french",
+        word_lists.FrenchListView.as_view(),
+        name="word_list_french",
     ),
     path("events/<slug:slug>/close", staff_events.EventCloseView.as_view(), name="event_close"),
     path("events/<slug:slug>/reopen", staff_events.EventReopenView.as_view(), name="event_reopen"),

@@ -282,7 +282,7 @@ class PlaySubmissionsView(PlayAPIView):
                 raise NotFound(
                     gettext("There is no round %(round)s in the game being played.")
                     % {"round": data["round"]},
-                    data={"code": "no_such_round"},
+                    code="no_such_round",
                 )
             return slip_hand_in(
                 player=player,

@@ -4,6 +4,7 @@ say what happened. The console's forms and the staff API both come through here.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, overload
 
@@ -12,13 +13,12 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from arbiter.selectors.console import round_current
 from arbiter.services import clock, corrections, discipline, publishing, racks
 from arbiter.services.double_entry import slip_check_resolve
 from arbiter.services.slips import Existing, slip_check, slip_submit
 from tournament.errors import ApplicationError
 from tournament.models import Discipline, Game, Player, Round, Ruling, Submission
-from tournament.selectors import unique_or_none
+from tournament.selectors import round_current, unique_or_none
 from tournament.vocabulary import TABLE_MAX, TABLE_MIN
 from web.inputs import (
     BIGINT_MAX,
@@ -64,6 +64,15 @@ TEXT_MAX_LENGTH = {
 TEXT_DEFAULT_MAX_LENGTH = 200
 
 
+@dataclass(frozen=True)
+class Done:
+    """What an action did: its sentence for people and, for programs, the ids of what it made
+    or changed (``ruling``, ``slip``, ``discipline``...), which the API answers beside it."""
+
+    message: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
 def _label(key: str) -> str:
     return key.replace("_", " ").capitalize()
 
@@ -80,19 +89,22 @@ def _int(data: Data, key: str, *, required: bool = True) -> int | None:
     if isinstance(raw, bool) or not isinstance(raw, str | int):
         raise ApplicationError(
             gettext("%(field)s must be a whole number.") % {"field": _label(key)},
+            code="not_a_number",
             data={"field": key},
         )
     value = str(raw).strip()
     if not value:
         if required:
             raise ApplicationError(
-                gettext("%(field)s is required.") % {"field": _label(key)}, data={"field": key}
+                gettext("%(field)s is required.") % {"field": _label(key)},
+                code="required",
+                data={"field": key},
             )
         return None
     try:
         return integer_parse(_label(key), value, INT_BOUNDS.get(key, INT_DEFAULT_BOUNDS))
     except ValueError as exc:
-        raise ApplicationError(str(exc), data={"field": key}) from None
+        raise ApplicationError(str(exc), code="bad_number", data={"field": key}) from None
 
 
 def _text(data: Data, key: str) -> str:
@@ -102,7 +114,9 @@ def _text(data: Data, key: str) -> str:
     raw = data.get(key, "")
     if isinstance(raw, bool) or not isinstance(raw, str | int):
         raise ApplicationError(
-            gettext("%(field)s must be text.") % {"field": _label(key)}, data={"field": key}
+            gettext("%(field)s must be text.") % {"field": _label(key)},
+            code="not_text",
+            data={"field": key},
         )
     value = str(raw)
     limit = TEXT_MAX_LENGTH.get(key, TEXT_DEFAULT_MAX_LENGTH)
@@ -110,11 +124,12 @@ def _text(data: Data, key: str) -> str:
         raise ApplicationError(
             gettext("%(field)s is longer than %(limit)s characters.")
             % {"field": _label(key), "limit": limit},
+            code="too_long",
             data={"field": key},
         )
     message = control_character_message(_label(key), value)
     if message is not None:
-        raise ApplicationError(message, data={"field": key})
+        raise ApplicationError(message, code="control_character", data={"field": key})
     return value
 
 
@@ -129,21 +144,28 @@ def _ref(data: Data) -> str:
                 "1-15 written with the digits 0-9 (H8 across, 8H down)."
             )
             % {"ref": ref},
+            code="bad_reference",
             data={"field": "ref"},
         )
     return ref
 
 
 def _flag(data: Data, key: str) -> bool:
-    return str(data.get(key, "")) in {"1", "on", "true", "True"}
+    """A yes/no field: a JSON boolean, or as a form sends it ("1"/"on"/"true"; anything else,
+    or absent: no)."""
+    raw = data.get(key, "")
+    if isinstance(raw, bool):
+        return raw
+    return str(raw) in {"1", "on", "true", "True"}
 
 
 def _round(game: Game) -> Round:
-    current = round_current(game)
+    current = round_current(game_id=game.pk)
     if current is None or current.status == Round.Status.PUBLISHED:
         raise ApplicationError(
             gettext("Game %(number)s has no round in play: draw the next rack first.")
-            % {"number": game.number}
+            % {"number": game.number},
+            code="no_round_in_play",
         )
     return current
 
@@ -152,7 +174,9 @@ def _player_at(game: Game, data: Data) -> Player:
     table = _int(data, "table")
     player = unique_or_none(Player.objects.filter(event_id=game.event_id, table=table))
     if player is None:
-        raise ApplicationError(gettext("No player sits at table %(table)s.") % {"table": table})
+        raise ApplicationError(
+            gettext("No player sits at table %(table)s.") % {"table": table}, code="no_such_table"
+        )
     return player
 
 
@@ -255,8 +279,11 @@ def _choose_top(game: Game, user: User, data: Data) -> str:
 
 
 def _choice(data: Data, key: str) -> bool | None:
-    """A yes/no field an amendment may leave alone: "1"/"on"/"true" yes, "0"/"off"/"false" no,
-    empty or absent: unchanged."""
+    """A yes/no field an amendment may leave alone: a JSON boolean (as ``late`` takes), or as a
+    form sends it: "1"/"on"/"true" yes, "0"/"off"/"false" no; null, empty or absent: unchanged."""
+    raw = data.get(key)
+    if raw is None or isinstance(raw, bool):
+        return raw
     value = _text(data, key).strip().lower()
     if value in {"", "unchanged"}:
         return None
@@ -266,18 +293,19 @@ def _choice(data: Data, key: str) -> bool | None:
         return False
     raise ApplicationError(
         gettext("%(field)s is yes (1) or no (0), not '%(value)s'.")
-        % {"field": key.capitalize(), "value": value}
+        % {"field": key.capitalize(), "value": value},
+        code="not_yes_or_no",
     )
 
 
-def _amend(game: Game, user: User, data: Data) -> str:
+def _amend(game: Game, user: User, data: Data) -> Done:
     ruling = (
         Ruling.objects.filter(pk=_int(data, "ruling"), round__game=game)
         .select_related("player")
         .first()
     )
     if ruling is None:
-        raise ApplicationError(gettext("No such ruling in this game."))
+        raise ApplicationError(gettext("No such ruling in this game."), code="no_such_ruling")
     amended = corrections.ruling_amend(
         ruling=ruling,
         points=_int(data, "points", required=False),
@@ -289,21 +317,23 @@ def _amend(game: Game, user: User, data: Data) -> str:
         reason=_text(data, "reason"),
         actor=user,
     )
-    return gettext("%(name)s: now %(total)s points (%(ruling)s).") % {
+    message = gettext("%(name)s: now %(total)s points (%(ruling)s).") % {
         "name": ruling.player.name,
         "total": amended.total,
         "ruling": str(amended.get_code_display()).lower(),
     }
+    return Done(message, {"ruling": amended.pk})
 
 
-def _amend_slip(game: Game, user: User, data: Data) -> str:
+def _amend_slip(game: Game, user: User, data: Data) -> Done:
     """The slip of a player entered after its round was published (an amendment)."""
     number = _int(data, "round")
     published = game.rounds.filter(number=number, status=Round.Status.PUBLISHED).first()
     if published is None:
         raise ApplicationError(
             gettext("Round %(number)s of game %(game)s is not published.")
-            % {"number": number, "game": game.number}
+            % {"number": number, "game": game.number},
+            code="round_not_published",
         )
     player = _player_at(game, data)
     ruling = corrections.ruling_slip_enter(
@@ -316,7 +346,7 @@ def _amend_slip(game: Game, user: User, data: Data) -> str:
         reason=_text(data, "reason"),
         actor=user,
     )
-    return gettext(
+    message = gettext(
         "Table %(table)s (%(name)s), round %(number)s: %(ruling)s, %(total)s points."
     ) % {
         "table": player.table,
@@ -325,9 +355,10 @@ def _amend_slip(game: Game, user: User, data: Data) -> str:
         "ruling": str(ruling.get_code_display()).lower(),
         "total": ruling.total,
     }
+    return Done(message, {"ruling": ruling.pk, "slip": ruling.submission_id})
 
 
-def _discipline(game: Game, user: User, data: Data) -> str:
+def _discipline(game: Game, user: User, data: Data) -> Done:
     """A disciplinary warning for the player at a table, for a round of the game (rules.md,
     case 21)."""
     number = _int(data, "round")
@@ -335,15 +366,19 @@ def _discipline(game: Game, user: User, data: Data) -> str:
     if round is None:
         raise ApplicationError(
             gettext("Game %(game)s has no round %(number)s.")
-            % {"game": game.number, "number": number}
+            % {"game": game.number, "number": number},
+            code="no_such_round",
         )
     player = _player_at(game, data)
-    discipline.discipline_warn(round=round, player=player, reason=_text(data, "reason"), actor=user)
-    return gettext("Table %(table)s (%(name)s): a disciplinary warning in round %(number)s.") % {
+    given = discipline.discipline_warn(
+        round=round, player=player, reason=_text(data, "reason"), actor=user
+    )
+    message = gettext("Table %(table)s (%(name)s): a disciplinary warning in round %(number)s.") % {
         "table": player.table,
         "name": player.name,
         "number": number,
     }
+    return Done(message, {"discipline": given.pk})
 
 
 def _discipline_withdraw(game: Game, user: User, data: Data) -> str:
@@ -353,7 +388,9 @@ def _discipline_withdraw(game: Game, user: User, data: Data) -> str:
         .first()
     )
     if given is None:
-        raise ApplicationError(gettext("No such disciplinary warning in this game."))
+        raise ApplicationError(
+            gettext("No such disciplinary warning in this game."), code="no_such_discipline"
+        )
     discipline.discipline_withdraw(discipline=given, reason=_text(data, "reason"), actor=user)
     return gettext("%(name)s: the disciplinary warning of round %(number)s is withdrawn.") % {
         "name": given.player.name,
@@ -361,10 +398,10 @@ def _discipline_withdraw(game: Game, user: User, data: Data) -> str:
     }
 
 
-def _slip(game: Game, user: User, data: Data) -> str:
-    current = round_current(game)
+def _slip(game: Game, user: User, data: Data) -> str | Done:
+    current = round_current(game_id=game.pk)
     if current is None:
-        raise ApplicationError(gettext("No round to enter slips for."))
+        raise ApplicationError(gettext("No round to enter slips for."), code="no_round_in_play")
     player = _player_at(game, data)
     # The reference as the paper has it, even unreadable: the ruling counts it as none
     # (rules.md, rule 4), as for the same slip from a phone.
@@ -390,7 +427,8 @@ def _slip(game: Game, user: User, data: Data) -> str:
     if existing and existing not in set(Existing):
         raise ApplicationError(
             gettext("An entry over a slip is a correction or multiple, not '%(existing)s'.")
-            % {"existing": existing}
+            % {"existing": existing},
+            code="bad_existing",
         )
     slip = slip_submit(
         player=player,
@@ -408,13 +446,14 @@ def _slip(game: Game, user: User, data: Data) -> str:
         if late
         else gettext("Table %(table)s (%(name)s): %(ref)s %(word)s %(score)s recorded.")
     )
-    return message % {
+    said = message % {
         "table": player.table,
         "name": player.name,
         "ref": slip.ref or "-",
         "word": slip.word,
         "score": slip.announced_score if slip.announced_score is not None else "-",
     }
+    return Done(said, {"slip": slip.pk})
 
 
 def _resolve(game: Game, user: User, data: Data) -> str:
@@ -423,6 +462,7 @@ def _resolve(game: Game, user: User, data: Data) -> str:
     if kept not in ("first", "second"):
         raise ApplicationError(
             gettext("Keep the first entry or the second, not '%(kept)s'.") % {"kept": kept},
+            code="bad_kept",
             data={"field": "kept"},
         )
     current = _round(game)
@@ -437,7 +477,7 @@ def _resolve(game: Game, user: User, data: Data) -> str:
     return gettext("Mismatch resolved: the second entry stands.")
 
 
-Action = Callable[[Game, User, Data], str]
+Action = Callable[[Game, User, Data], str | Done]
 
 # action name -> (the roles allowed, the function): docs/design.md's roles table. Arbiters
 # run rounds (draw, open, pause, extend, close, publish), enter slips and amend rulings;
@@ -462,17 +502,90 @@ ACTIONS: dict[str, tuple[tuple[str, ...], Action]] = {
 }
 
 
+@dataclass(frozen=True)
+class Field:
+    """A field of an action's body: its kind (how the helpers above read it: ``int``, ``text``,
+    ``ref``, ``flag`` a yes/no, ``choice`` a yes/no/unchanged, ``one_of`` one of ``CHOICES``),
+    and whether the action needs it."""
+
+    kind: Literal["int", "text", "ref", "flag", "choice", "one_of"]
+    required: bool = False
+
+
+_INT, _INT_NEEDED = Field("int"), Field("int", required=True)
+_TEXT, _FLAG, _CHOICE, _ONE_OF = Field("text"), Field("flag"), Field("choice"), Field("one_of")
+
+# The values a ``one_of`` field takes.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "existing": tuple(e.value for e in Existing),
+    "kept": ("first", "second"),
+    "code": tuple(c.value for c in Ruling.Code),
+}
+
+# The body each action reads, field by field: the API's schema of the game actions is made from
+# it (``web.api.staff``), and tests/web/api/test_action_schema.py checks that every field an
+# action's function reads is declared here with its kind, and nothing more.
+ACTION_FIELDS: dict[str, dict[str, Field]] = {
+    "draw": {},
+    "rack": {"rack": _TEXT},
+    "open": {},
+    "extend": {"seconds": _INT_NEEDED},
+    "pause": {},
+    "resume": {},
+    "close": {},
+    "publish": {},
+    "annul": {"reason": _TEXT},
+    "choose_top": {"ref": Field("ref"), "word": _TEXT},
+    "amend": {
+        "ruling": _INT_NEEDED,
+        "points": _INT,
+        "penalty": _INT,
+        "code": _ONE_OF,
+        "warning": _CHOICE,
+        "averaged": _CHOICE,
+        "late": _CHOICE,
+        "reason": _TEXT,
+    },
+    "amend_slip": {
+        "round": _INT_NEEDED,
+        "table": _INT_NEEDED,
+        "word": _TEXT,
+        "ref": _TEXT,
+        "score": _INT,
+        "late": _FLAG,
+        "reason": _TEXT,
+    },
+    "discipline": {"round": _INT_NEEDED, "table": _INT_NEEDED, "reason": _TEXT},
+    "discipline_withdraw": {"discipline": _INT_NEEDED, "reason": _TEXT},
+    "slip": {
+        "table": _INT_NEEDED,
+        "word": _TEXT,
+        "ref": _TEXT,
+        "score": _INT,
+        "check": _FLAG,
+        "late": _FLAG,
+        "existing": _ONE_OF,
+    },
+    "resolve": {"kept": _ONE_OF, "check": _INT_NEEDED},
+}
+
+
 def game_or_404(slug: str, number: int) -> Game:
     """Game ``number`` of the event ``slug``, with its event; a 404 when there is none."""
     return get_object_or_404(Game.objects.select_related("event"), event__slug=slug, number=number)
 
 
-def perform(game: Game, user: User, action: str, data: Data) -> str:
+def perform(game: Game, user: User, action: str, data: Data) -> Done:
     """Run one named action for ``user`` on ``game`` (role checked); returns what happened."""
     if action not in ACTIONS:
-        raise ApplicationError(gettext("Unknown action '%(action)s'.") % {"action": action[:40]})
+        raise ApplicationError(
+            gettext("Unknown action '%(action)s'.") % {"action": action[:40]}, code="unknown_action"
+        )
     if not isinstance(data, Mapping):
-        raise ApplicationError(gettext("The body must be an object of named fields."))
+        raise ApplicationError(
+            gettext("The body must be an object of named fields."), code="invalid"
+        )
     roles, run = ACTIONS[action]
     role_require(user, game.event, *roles)
-    return run(game, user, data)
+    done = run(game, user, data)
+    return done if isinstance(done, Done) else Done(done)

@@ -197,7 +197,7 @@ class GameForm(forms.Form):
         if data.get("source") == Game.Source.PREDRAWN:
             upload = data.get("predrawn")
             if upload is None:
-                raise forms.ValidationError(_("A pre-drawn game needs its file."))
+                raise forms.ValidationError(_("A pre-drawn game needs its file."), code="required")
             # One byte past the bound: a file too large is said so without reading it all.
             data["content"] = upload.read(PREDRAWN_MAX_BYTES + 1)
             data["file_name"] = upload.name or ""

@@ -20,13 +20,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from arbiter.selectors.rooms import room_results, rooms_progress
 from arbiter.selectors.standings import standings_simultaneous_live
-from arbiter.services.rooms import RoomResultsError, room_results_import
+from arbiter.services.room_files import RoomResultsError
+from arbiter.services.rooms import room_results_import
 from tournament.categories import AGE_CATEGORIES, SERIES_MAX, SERIES_MIN
 from tournament.errors import ApplicationError
 from tournament.models import Event, Player
 from tournament.selectors import host_of
 from tournament.services.rooms import room_create
-from web.console.setup import form_error, readable
+from web.console.setup import form_error
 from web.permissions import DIRECTOR, STAFF, AuthenticatedHttpRequest, event_role, event_roles
 from web.standings_filter import common_rounds_asked, player_filter_parse, player_filter_query
 
@@ -56,7 +57,7 @@ def simultaneous_page(request: AuthenticatedHttpRequest, slug: str) -> HttpRespo
     try:
         only = player_filter_parse(request.GET)
     except ApplicationError as exc:
-        messages.error(request, readable(exc.message))
+        messages.error(request, exc.message)
         return redirect("console:simultaneous", slug=slug)
     common = common_rounds_asked(request.GET)
     everyone = Player.objects.filter(event__in=[host, *host.rooms.all()])
@@ -92,7 +93,7 @@ def room_add(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     form = RoomForm(request.POST)
     try:
         if not form.is_valid():
-            raise ApplicationError(form_error(form))
+            raise ApplicationError(form_error(form), code="invalid")
         room = room_create(
             host=host,
             name=form.cleaned_data["name"],
@@ -111,7 +112,7 @@ def room_add(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
             % {"room": room.name, "games": games},
         )
     except ApplicationError as exc:
-        messages.error(request, readable(exc.message))
+        messages.error(request, exc.message)
     return redirect("console:simultaneous", slug=host_of(host).slug)
 
 
@@ -134,7 +135,7 @@ def room_results_upload(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
     form = RoomResultsForm(request.POST, request.FILES)
     try:
         if not form.is_valid():
-            raise ApplicationError(form_error(form))
+            raise ApplicationError(form_error(form), code="invalid")
         report = room_results_import(
             room=room, raw=form.cleaned_data["file"].read(), actor=request.user
         )
@@ -156,7 +157,7 @@ def room_results_upload(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
                 },
             )
     except RoomResultsError as exc:
-        messages.error(request, readable(exc.message))
+        messages.error(request, exc.message)
         for problem in exc.errors[:50]:
             messages.error(request, problem)
         if len(exc.errors) > 50:
@@ -164,5 +165,5 @@ def room_results_upload(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
                 request, gettext("... and %(more)d more.") % {"more": len(exc.errors) - 50}
             )
     except ApplicationError as exc:
-        messages.error(request, readable(exc.message))
+        messages.error(request, exc.message)
     return redirect("console:simultaneous", slug=slug)

@@ -4,19 +4,18 @@ and who directs and arbitrates. Director only; every change goes through a servi
 
 from __future__ import annotations
 
-import re
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth.models import User
 from django.db.models import Field
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.formats import number_format
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
 from arbiter.services.interchange import (
@@ -52,68 +51,6 @@ from web.console.forms import (
 )
 from web.permissions import DIRECTOR, AuthenticatedHttpRequest, event_roles, signed_in
 
-# The database's constraints on what the set-up writes, by name, as the page says them: the
-# model's own message ("Constraint “event_warning_within_round” is violated.") names a
-# constraint, not the rule.
-CONSTRAINT_MESSAGES = {
-    "event_remote_is_a_room": _("Only a room of a simultaneous event is played elsewhere."),
-    "event_not_its_own_room": _("An event cannot be a room of itself."),
-    "event_round_seconds_positive": _("The round time must be at least one second."),
-    "event_rules_non_negative": _(
-        "Grace, warning time, free warnings, penalties, the solo bonus "
-        "and the players needed for a solo cannot be negative."
-    ),
-    "event_publish_after_non_negative": _(
-        "Publishing by itself after a negative time is not "
-        "possible: leave it empty (the director publishes) or give 0 seconds or more."
-    ),
-    "event_warning_within_round": _(
-        "The warning time must be shorter than the round time "
-        "(the countdown warns before the end of the round)."
-    ),
-    "event_status_valid": _("The event's status is planned, running or finished."),
-    "event_tile_set_valid": _("Choose a tile set from the list."),
-    "event_tie_break_valid": _("Choose how ties in the standings are ranked from the list."),
-    "event_board_layout_valid": _("Choose a board from the list."),
-    "event_language_valid": _("Choose a language from the list."),
-    "player_table_1_to_9999": _("A table number is 1 to 9,999."),
-    "player_table_unique_per_event": _("Another player already sits at that table."),
-    "player_licence_unique_per_event": _("Another player of the event has that licence number."),
-    "player_series_1_to_7": _("A series is 1 to 7."),
-    "player_age_category_valid": _("That is not an age category."),
-    "eventrole_one_per_user_event": _("That account already has a role in the event."),
-    "eventrole_role_valid": _("A role is director or arbiter."),
-    "game_number_positive": _("A game number is 1 or more."),
-    "game_number_unique_per_event": _("The event already has a game with that number."),
-    "game_predrawn_has_document": _("A pre-drawn game needs its file."),
-    "game_source_valid": _("A game is a random draw, a pre-drawn game or racks typed in."),
-    "game_status_valid": _("A game's status is set-up, running or finished."),
-    "game_tile_set_valid": _("Choose a tile set from the list."),
-    "game_board_layout_valid": _("Choose a board from the list."),
-}
-
-
-# Django's own message (its catalogues translate it), not one of ours: so not a literal here.
-_DJANGO_CONSTRAINT = "Constraint “%(name)s” is violated."
-
-
-def _constraint_pattern() -> re.Pattern[str]:
-    """Django's "Constraint “name” is violated." in the language in force, names captured."""
-    marker = "\x00"
-    sentence = gettext(_DJANGO_CONSTRAINT) % {"name": marker}
-    before, after = (re.escape(part) for part in sentence.split(marker))
-    return re.compile(f"{before}(?P<name>[a-z0-9_]+){after}")
-
-
-def readable(message: str) -> str:
-    """``message`` with every violated constraint's name replaced by the rule in words."""
-    return _constraint_pattern().sub(
-        lambda m: str(
-            CONSTRAINT_MESSAGES.get(m["name"], _("These values break a rule of the event."))
-        ),
-        message,
-    )
-
 
 def form_error(form: Any) -> str:
     """A form's errors as one sentence, each prefixed by its field."""
@@ -146,7 +83,7 @@ def event_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                     **{f: data[f] for f in POLICY_FIELDS},
                 )
             except ApplicationError as exc:
-                messages.error(request, readable(exc.message))
+                messages.error(request, exc.message)
             else:
                 messages.success(
                     request,
@@ -155,7 +92,7 @@ def event_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                 )
                 return redirect("console:setup", slug=event.slug)
         else:
-            messages.error(request, readable(form_error(form)))
+            messages.error(request, form_error(form))
     return render(request, "console/event_new.html", {"form": form})
 
 
@@ -197,7 +134,7 @@ def _policy_form(event: Event, data: Any = None) -> PolicyForm:
 def _policy(request: AuthenticatedHttpRequest, event: Event) -> str:
     form = _policy_form(event, request.POST)
     if not form.is_valid():
-        raise ApplicationError(form_error(form))
+        raise ApplicationError(form_error(form), code="invalid")
     event_policy_update(
         event=event, actor=request.user, **{f: form.cleaned_data[f] for f in POLICY_FIELDS}
     )
@@ -207,7 +144,7 @@ def _policy(request: AuthenticatedHttpRequest, event: Event) -> str:
 def _player(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> str:
     form = PlayerForm(request.POST)
     if not form.is_valid():
-        raise ApplicationError(form_error(form))
+        raise ApplicationError(form_error(form), code="invalid")
     data: dict[str, Any] = {k: v if v is not None else "" for k, v in form.cleaned_data.items()}
     data["table"] = form.cleaned_data["table"]
     data["series"] = form.cleaned_data["series"]
@@ -228,7 +165,7 @@ def _player(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> 
 def _game(request: AuthenticatedHttpRequest, event: Event) -> str:
     form = GameForm(request.POST, request.FILES)
     if not form.is_valid():
-        raise ApplicationError(form_error(form))
+        raise ApplicationError(form_error(form), code="invalid")
     data = form.cleaned_data
     if data["source"] == DRAWN_WHOLE:
         game = game_draw_whole(event=event, actor=request.user, seed=data.get("seed"))
@@ -254,20 +191,25 @@ def _game(request: AuthenticatedHttpRequest, event: Event) -> str:
 
 
 def _word_list(request: AuthenticatedHttpRequest, event: Event) -> str:
-    """Upload a word list for the event's tiles and play it; its compile goes to a worker."""
-    form = WordListForm(request.POST, request.FILES)
+    return word_list_play(user=request.user, event=event, data=request.POST, files=request.FILES)
+
+
+def word_list_play(*, user: User, event: Event, data: Any, files: Any) -> str:
+    """Upload a word list for the event's tiles and play it; its compile goes to a worker.
+    The set-up page and the API (``web.api.word_lists``) both come through here."""
+    form = WordListForm(data, files)
     if not form.is_valid():
-        raise ApplicationError(form_error(form))
+        raise ApplicationError(form_error(form), code="invalid")
     upload = form.cleaned_data["file"]
     # Read one byte past the bound, so a file too large is said so without reading it all.
-    data = upload.read(settings.WORD_LIST_MAX_BYTES + 1)
+    content = upload.read(settings.WORD_LIST_MAX_BYTES + 1)
     word_list, new = word_list_upload(
-        data=data,
+        data=content,
         name=form.cleaned_data["name"] or Path(upload.name or "").stem or gettext("Word list"),
         tile_set=event.tile_set,
-        actor=request.user,
+        actor=user,
     )
-    event_policy_update(event=event, actor=request.user, lexicon=word_list.key)
+    event_policy_update(event=event, actor=user, lexicon=word_list.key)
     values = {
         "name": word_list.name,
         "words": number_format(word_list.words or 0, force_grouping=True),
@@ -289,10 +231,15 @@ def _word_list(request: AuthenticatedHttpRequest, event: Event) -> str:
 
 
 def _french_list(request: AuthenticatedHttpRequest, event: Event) -> str:
-    """Play the open French list offered out of the box, with the French tiles it is for."""
+    return french_list_play(user=request.user, event=event)
+
+
+def french_list_play(*, user: User, event: Event) -> str:
+    """Play the open French list offered out of the box, with the French tiles it is for (the
+    set-up page and the API)."""
     event_policy_update(
         event=event,
-        actor=request.user,
+        actor=user,
         tile_set=TileSet.FR,
         lexicon=f"{BUILTIN_PREFIX}{GRAMMALECTE_FR.key}",
     )
@@ -304,14 +251,19 @@ def _french_list(request: AuthenticatedHttpRequest, event: Event) -> str:
 
 
 def _role(request: AuthenticatedHttpRequest, event: Event) -> str:
-    form = RoleForm(request.POST)
+    return role_grant(user=request.user, event=event, data=request.POST)
+
+
+def role_grant(*, user: User, event: Event, data: Any) -> str:
+    """Give an existing account a role in the event (the set-up page and the API)."""
+    form = RoleForm(data)
     if not form.is_valid():
-        raise ApplicationError(form_error(form))
+        raise ApplicationError(form_error(form), code="invalid")
     granted = event_role_grant(
         event=event,
         username=form.cleaned_data["username"],
         role=form.cleaned_data["role"],
-        actor=request.user,
+        actor=user,
     )
     role = granted.get_role_display().lower()
     return gettext("%(username)s is now %(role)s of %(event)s.") % {
@@ -337,12 +289,15 @@ def event_setup_post(
     }
     try:
         if what not in handlers:
-            raise ApplicationError(gettext("Nothing to set up called '%(what)s'.") % {"what": what})
+            raise ApplicationError(
+                gettext("Nothing to set up called '%(what)s'.") % {"what": what},
+                code="unknown_action",
+            )
         messages.success(request, handlers[what]())
     except GameImportError as exc:
         messages.error(request, " ".join([exc.message, *exc.lines()[:10]]))
     except ApplicationError as exc:
-        messages.error(request, readable(exc.message))
+        messages.error(request, exc.message)
     return redirect("console:setup", slug=slug)
 
 

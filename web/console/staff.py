@@ -20,7 +20,12 @@ from django.views.decorators.http import require_POST
 from tournament.errors import ApplicationError
 from tournament.models import Event, EventRole, Invitation, Player
 from tournament.selectors import event_round_in_play
-from tournament.services.closing import event_close, event_reopen
+from tournament.services.closing import (
+    event_close,
+    event_closed_said,
+    event_reopen,
+    event_reopened_said,
+)
 from tournament.services.invitations import (
     DAYS_VALID,
     MAX_DAYS_VALID,
@@ -28,8 +33,13 @@ from tournament.services.invitations import (
     invitation_revoke,
     invitation_token,
 )
-from tournament.services.players import player_reinstate, player_withdraw
-from tournament.services.users import event_role_remove
+from tournament.services.players import (
+    player_reinstate,
+    player_reinstated_said,
+    player_withdraw,
+    player_withdrawn_said,
+)
+from tournament.services.users import event_role_remove, event_role_removed_said
 from web.console.setup import form_error
 from web.permissions import DIRECTOR, AuthenticatedHttpRequest, event_roles
 
@@ -95,7 +105,7 @@ def staff_page(request: HttpRequest, slug: str) -> HttpResponse:
 def _invite(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> str:
     form = InviteForm(request.POST)
     if not form.is_valid():
-        raise ApplicationError(form_error(form))
+        raise ApplicationError(form_error(form), code="invalid")
     invitation = invitation_create(
         event=event,
         name=form.cleaned_data["name"],
@@ -122,7 +132,7 @@ def _role_remove(request: AuthenticatedHttpRequest, event: Event, pk: int | None
     role = event_role_remove(
         role=get_object_or_404(EventRole, pk=pk, event=event), actor=request.user
     )
-    return f"{role.user.get_username()} is no longer {role.get_role_display().lower()}."
+    return event_role_removed_said(role)
 
 
 def _withdraw(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> str:
@@ -131,24 +141,22 @@ def _withdraw(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -
         actor=request.user,
         reason=request.POST.get("reason", ""),
     )
-    return f"{player.name} has withdrawn: no slip is taken from or for them any more."
+    return player_withdrawn_said(player)
 
 
 def _reinstate(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> str:
     player = player_reinstate(
         player=get_object_or_404(Player, pk=pk, event=event), actor=request.user
     )
-    return f"{player.name} is back in the event: their slips are taken again."
+    return player_reinstated_said(player)
 
 
 def _close(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> str:
-    event_close(event=event, actor=request.user)
-    return f"{event.name} is closed: no new round, no slip, no amendment until it is reopened."
+    return event_closed_said(event_close(event=event, actor=request.user))
 
 
 def _reopen(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> str:
-    event_reopen(event=event, actor=request.user)
-    return f"{event.name} is open again."
+    return event_reopened_said(event_reopen(event=event, actor=request.user))
 
 
 HANDLERS: dict[str, Callable[[AuthenticatedHttpRequest, Event, int | None], str]] = {
@@ -171,7 +179,9 @@ def staff_post(
     handler = HANDLERS.get(what)
     try:
         if handler is None:
-            raise ApplicationError(gettext("Nothing to do called '%(what)s'.") % {"what": what})
+            raise ApplicationError(
+                gettext("Nothing to do called '%(what)s'.") % {"what": what}, code="unknown_action"
+            )
         messages.success(request, handler(request, event, pk))
     except ApplicationError as exc:
         messages.error(request, exc.message)

@@ -14,7 +14,6 @@ from django.views.decorators.http import require_POST
 from arbiter.selectors.console import (
     console_state,
     double_entry_mismatches,
-    round_current,
     round_disciplines,
     round_moves_ranked,
     round_rulings,
@@ -23,7 +22,7 @@ from arbiter.selectors.console import (
 from tournament.errors import ApplicationError
 from tournament.models import AuditEntry, Game, Round
 from tournament.models.slip import RULING_CHOICES_SHOWN
-from tournament.selectors import event_games
+from tournament.selectors import event_games, round_current
 from web.board import board_rows
 from web.console.actions import game_or_404, perform
 from web.permissions import (
@@ -73,7 +72,7 @@ def game_action(
 ) -> HttpResponse:
     game = game_or_404(slug, number)
     try:
-        messages.success(request, perform(game, request.user, action, request.POST))
+        messages.success(request, perform(game, request.user, action, request.POST).message)
     except ApplicationError as exc:
         if action == "slip":  # the arbiter's typing is never lost: the form comes back filled
             return _slip_entry_page(request, game, typed=request.POST, refused=exc, status=400)
@@ -191,12 +190,17 @@ def slip_table(request: HttpRequest, slug: str, number: int) -> JsonResponse:
     role_require(request.user, game.event, DIRECTOR, ARBITER)
     asked = str(request.GET.get("table", ""))
     if not (asked.isascii() and asked.isdigit() and 0 < len(asked) < 10):
-        return JsonResponse({"detail": gettext("Table is a whole number from 1.")}, status=400)
-    current = round_current(game)
+        return JsonResponse(
+            {"detail": gettext("Table is a whole number from 1."), "code": "bad_table"}, status=400
+        )
+    current = round_current(game_id=game.pk)
     found = None if current is None else table_slips(round=current, table=int(asked))
     if found is None:
         return JsonResponse(
-            {"detail": gettext("No player sits at table %(table)s.") % {"table": int(asked)}},
+            {
+                "detail": gettext("No player sits at table %(table)s.") % {"table": int(asked)},
+                "code": "no_such_table",
+            },
             status=404,
         )
     return JsonResponse(
@@ -238,7 +242,7 @@ def _slip_entry_page(
     """The entry form; after a refusal, filled with what was typed, the reason, and (when the
     player already has a slip) the choice between a correction and multiple slips."""
     role = role_require(request.user, game.event, DIRECTOR, ARBITER)
-    current = round_current(game)
+    current = round_current(game_id=game.pk)
     state = console_state(game=game, now=timezone.now())
     context: dict[str, object] = {
         "game": game,

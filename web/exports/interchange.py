@@ -111,7 +111,8 @@ def game_predrawn(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             event,
             ApplicationError(
                 _("Game %(number)s is drawn round by round: it has no pre-drawn document.")
-                % {"number": number}
+                % {"number": number},
+                code="not_predrawn",
             ),
         )
     content = json.dumps(game.predrawn, ensure_ascii=False).encode("utf-8")
@@ -126,7 +127,8 @@ def _sigles(request: HttpRequest, event: Event, game: Game | None) -> HttpRespon
             request,
             event,
             ApplicationError(
-                _("Unknown SIGLES key %(key)r: table or licence.") % {"key": key[:20]}
+                _("Unknown SIGLES key %(key)r: table or licence.") % {"key": key[:20]},
+                code="bad_sigles_key",
             ),
         )
     empty = request.GET.get("empty", "1") != "0"

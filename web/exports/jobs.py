@@ -26,6 +26,7 @@ from tournament.errors import ApplicationError
 from tournament.models import Event, ExportJob, Game
 from tournament.models.export import exports_dir
 from tournament.services.audit import audit_record
+from tournament.services.progress import progress_report
 from web.exports import event_workbook_write, game_workbook_write
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,8 @@ def export_job_request(
     if game is not None and game.event_id != event.pk:
         raise ApplicationError(
             gettext("Game %(number)s is not a game of %(name)s.")
-            % {"number": game.number, "name": event.name}
+            % {"number": game.number, "name": event.name},
+            code="not_a_game_of_the_event",
         )
     user = actor if isinstance(actor, AbstractBaseUser) else None
     job = ExportJob.objects.create(
@@ -71,9 +73,7 @@ def _claim(job_id: int, now: dt.datetime) -> bool:
 
 
 def _report(job_id: int, percent: int, message: str) -> None:
-    ExportJob.objects.filter(pk=job_id).update(
-        progress=min(100, max(0, percent)), message=message[:300]
-    )
+    progress_report(ExportJob.objects.filter(pk=job_id), percent=percent, message=message)
 
 
 def export_job_run(*, job_id: int, now: dt.datetime | None = None) -> ExportJob | None:

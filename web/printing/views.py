@@ -185,7 +185,8 @@ def _results(request: HttpRequest, event: Event) -> tuple[PlayerFilter, str] | H
         if by and by not in GROUPINGS:
             raise ApplicationError(
                 gettext("Results can be grouped by %(choices)s, not '%(by)s'.")
-                % {"choices": ", ".join(GROUPINGS), "by": by[:40]}
+                % {"choices": ", ".join(GROUPINGS), "by": by[:40]},
+                code="bad_grouping",
             )
     except ApplicationError as exc:
         messages.error(request, exc.message)

@@ -52,13 +52,13 @@ def _number(field: str, text: str | None, bounds: Bounds) -> int | None:
     try:
         return integer_parse(field, text, bounds)
     except ValueError as exc:
-        raise TrainingRefused(str(exc), data={"code": "bad_number"}) from None
+        raise TrainingRefused(str(exc), code="bad_number") from None
 
 
 def _text(field: str, text: str) -> str:
     problem = control_character_message(field, text)
     if problem is not None:
-        raise TrainingRefused(problem, data={"code": "bad_text"})
+        raise TrainingRefused(problem, code="bad_text")
     return text
 
 
@@ -211,7 +211,7 @@ def training_attempt(request: HttpRequest, attempt: str) -> HttpResponseBase:
             elif action == "next":
                 training_next(attempt=found, now=now)
             else:
-                raise TrainingRefused(gettext("Unknown action."), data={"code": "bad_action"})
+                raise TrainingRefused(gettext("Unknown action."), code="bad_action")
         except ApplicationError as exc:
             error = exc.message
         else:

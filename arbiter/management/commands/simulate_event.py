@@ -10,6 +10,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from arbiter.simulation import simulate_event
+from tournament.vocabulary import POLICY_DEFAULTS
 
 
 class Command(BaseCommand):
@@ -24,7 +25,10 @@ class Command(BaseCommand):
             "--seed", type=int, default=1, help="seed of the draws and the players (default 1)"
         )
         parser.add_argument(
-            "--round-seconds", type=int, default=180, help="round time (default 180)"
+            "--round-seconds",
+            type=int,
+            default=POLICY_DEFAULTS.round_seconds,
+            help=f"round time (default {POLICY_DEFAULTS.round_seconds})",
         )
         parser.add_argument("--json", action="store_true", help="print one JSON summary")
         parser.add_argument(

@@ -1,6 +1,7 @@
 """schemathesis over /api/schema/: every operation, with generated (and broken) input, as a
-player (Bearer token) and as a director (session with its CSRF token), never answers 5xx.
-Runs in both passes (``each_database``): on SQLite and on PostgreSQL."""
+player (Bearer token), as a director and as an arbiter (sessions with their CSRF token), never
+answers 5xx, and every refusal is ``{"detail", "code"}`` (docs/design.md). Runs in both passes
+(``each_database``): on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -31,19 +32,26 @@ def callers(transactional_db) -> dict[str, dict[str, str]]:
         event = EventFactory(slug="fuzz", name="Fuzz open", solo_min_players=3)
     director = UserFactory(username="fuzz-director")
     EventRoleFactory(event=event, user=director, role="director")
+    arbiter = UserFactory(username="fuzz-arbiter")
+    EventRoleFactory(event=event, user=arbiter, role="arbiter")
     player = PlayerFactory(event=event, name="Ann", table=1)
     open_round(GameFactory(event=event, number=1, seed=7))
-    session = SessionStore()
-    session["_auth_user_id"] = str(director.pk)
-    session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
-    session["_auth_user_hash"] = director.get_session_auth_hash()
-    session.create()
     return {
         "player": {"Authorization": f"Bearer {player.token}"},
-        "director": {
-            "Cookie": f"sessionid={session.session_key}; csrftoken={CSRF}",
-            "X-CSRFToken": CSRF,
-        },
+        "director": _session(director),
+        "arbiter": _session(arbiter),
+    }
+
+
+def _session(user) -> dict[str, str]:
+    session = SessionStore()
+    session["_auth_user_id"] = str(user.pk)
+    session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+    session["_auth_user_hash"] = user.get_session_auth_hash()
+    session.create()
+    return {
+        "Cookie": f"sessionid={session.session_key}; csrftoken={CSRF}",
+        "X-CSRFToken": CSRF,
     }
 
 
@@ -54,9 +62,19 @@ def callers(transactional_db) -> dict[str, dict[str, str]]:
     suppress_health_check=list(HealthCheck),
     derandomize=True,
 )
-@pytest.mark.parametrize("who", ["player", "director"])
+@pytest.mark.parametrize("who", ["player", "director", "arbiter"])
 def test_no_api_call_is_a_server_error(case, who, callers) -> None:
     if "slug" in (case.path_parameters or {}):
         case.path_parameters["slug"] = "fuzz"
     response = case.call(headers={**callers[who], "Host": "localhost"})
     assert response.status_code < 500, (case.method, case.formatted_path, response.text[:300])
+    if response.status_code >= 400 and response.headers.get("Content-Type", "").startswith(
+        "application/json"
+    ):
+        body = response.json()
+        assert isinstance(body, dict) and {"detail", "code"} <= set(body), (
+            case.method,
+            case.formatted_path,
+            response.status_code,
+            body,
+        )

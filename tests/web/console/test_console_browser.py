@@ -133,6 +133,7 @@ def test_a_short_event_runs_from_the_console_with_slips_from_paper_and_phones(
             top = r.tops[0]
             api_slip(live_server, players[2].token, 2, top["word"], top["ref"], top["score"])
         console.click("text=Close now")
+        console.wait_for_selector(".messages:has-text('closes now')")  # its answer, then the tasks
         score_now(r.pk)
         console.reload()
         assert console.locator("h2", has_text="review").count() == 1

@@ -71,7 +71,7 @@ def test_close_now_publish_and_revoke_ask_first_and_cancelling_changes_nothing(
     assert Round.objects.get(pk=drawn.pk).status == Round.Status.SCORED
     answer(page, True, asked)
     page.click("text=Publish round 1")
-    page.wait_for_load_state()
+    page.wait_for_selector("text=Draw the next rack")  # the published round's page
     assert Round.objects.get(pk=drawn.pk).status == Round.Status.PUBLISHED
 
     ann = players[0]
@@ -83,7 +83,7 @@ def test_close_now_publish_and_revoke_ask_first_and_cancelling_changes_nothing(
     assert Player.objects.get(pk=ann.pk).token_is_active
     answer(page, True, asked)
     page.click("text=Revoke this code")
-    page.wait_for_load_state()
+    page.wait_for_selector(".messages")  # the revocation's answer
     assert not Player.objects.get(pk=ann.pk).token_is_active
     page.context.close()
 

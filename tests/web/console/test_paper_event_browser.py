@@ -19,13 +19,18 @@ from tournament.models import Round, Ruling
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def type_slip(page, table: int, word: str, ref: str, score: int) -> None:
+def type_slip(page, table: int, word: str, ref: str, score: int, *, sent: bool = True) -> None:
+    """Types a slip and presses Enter; waits for the answer when it is ``sent`` (a second entry
+    for a table is not: the page asks first)."""
     page.fill("input[name=table]", str(table))
     page.fill("input[name=word]", word)
     page.fill("input[name=ref]", ref)
     page.fill("input[name=score]", str(score))
-    page.press("input[name=score]", "Enter")
-    page.wait_for_load_state()
+    if not sent:
+        page.press("input[name=score]", "Enter")
+        return
+    with page.expect_navigation():  # the slip's answer
+        page.press("input[name=score]", "Enter")
 
 
 def test_slips_typed_after_the_close_and_after_the_scoring_count_and_standings_follow(
@@ -59,7 +64,9 @@ def test_slips_typed_after_the_close_and_after_the_scoring_count_and_standings_f
     bob = Ruling.objects.get(round=opened, player__name="Bob")
     assert (bob.code, bob.points) == ("valid", 20)
 
-    type_slip(page, 2, "TROWEL", "H3", 22)  # a second entry for table 2: the choice, nothing lost
+    type_slip(
+        page, 2, "TROWEL", "H3", 22, sent=False
+    )  # a second entry for table 2: the choice, nothing lost
     assert page.locator("#existing").is_visible()  # asked before sending: correction or multiple
     page.wait_for_selector("#table-slips li.counts")
     assert "H3 TROWEL 20" in page.inner_text("#table-slips")  # the slip it already has, beside
@@ -68,8 +75,8 @@ def test_slips_typed_after_the_close_and_after_the_scoring_count_and_standings_f
     assert page.input_value("input[name=score]") == "22"
     page.screenshot(path="/tmp/paper-event-choice.png", full_page=True)
     page.check("input[name=existing][value=correction]")
-    page.click("text=Record (Enter)")
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.click("text=Record (Enter)")
     bob = Ruling.objects.get(round=opened, player__name="Bob")
     assert (bob.code, bob.points, bob.warning) == ("valid_warning", 20, True)
 
@@ -79,8 +86,8 @@ def test_slips_typed_after_the_close_and_after_the_scoring_count_and_standings_f
     console = logged_in(browser, live_server, director, LAPTOP)
     console.goto(f"{live_server.url}/events/paper-night/games/1/console/")
     console.once("dialog", lambda dialog: dialog.accept())
-    console.click("button:has-text('Publish')")
-    console.wait_for_load_state()
+    with console.expect_navigation():
+        console.click("button:has-text('Publish')")
     assert Round.objects.get(pk=opened.pk).status == Round.Status.PUBLISHED
     standings = console.locator("section.panel:has(h2:text('Standings'))").inner_text()
     assert "Ann" in standings and "24" in standings and "20" in standings

@@ -48,8 +48,8 @@ def test_a_director_uploads_a_list_watches_it_compile_and_the_screen_names_it(
     panel = page.locator("#word-list")
     panel.locator("input[name=name]").fill("Mots du club")
     panel.locator("input[name=file]").set_input_files(str(FRENCH))
-    panel.locator("button.primary").click()
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        panel.locator("button.primary").click()
     assert "Mots du club is uploaded (295 words)" in page.locator(".messages").inner_text()
     assert page.locator("#word-list-status").text_content() == "Compiling"
     progress = box(page, "#word-list-progress")

@@ -22,7 +22,8 @@ from arbiter.selectors.standings import standings_game
 from arbiter.services.discipline import discipline_warn
 from arbiter.services.interchange import GameImportError, game_import_eliot
 from arbiter.simulation import simulate_event
-from engine.eliot import MAX_BYTES, eliot_read, eliot_write
+from engine.eliot.reader import MAX_BYTES, eliot_read
+from engine.eliot.writer import eliot_write
 from engine.tiles import rack_notation
 from tests.factories import EventFactory, EventRoleFactory, PlayerFactory, UserFactory
 from tournament.errors import ApplicationError

@@ -15,9 +15,10 @@ from django.test import Client
 from django.urls import reverse
 
 from arbiter.services.interchange import GameImportError, game_import_predrawn
-from arbiter.services.rooms import RoomResultsError, room_results_import
-from engine.eliot import InterchangeError, eliot_read
-from engine.interchange import read_json
+from arbiter.services.room_files import RoomResultsError
+from arbiter.services.rooms import room_results_import
+from engine.eliot.reader import eliot_read
+from engine.interchange import InterchangeError, read_json
 from tests.factories import EventFactory, EventRoleFactory, UserFactory
 from tournament.models import AuditEntry, Event, EventRole, Game, Player, Round, Ruling
 

@@ -19,7 +19,7 @@ from arbiter.selectors.interchange import eliot_bytes, eliot_gaps
 from arbiter.services.corrections import ruling_amend
 from arbiter.services.interchange import game_import_predrawn
 from arbiter.simulation import simulate_event
-from engine.eliot import eliot_read
+from engine.eliot.reader import eliot_read
 from engine.game import autoplay
 from engine.lexicon import Lexicon
 from engine.tiles import TileSet

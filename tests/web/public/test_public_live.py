@@ -43,7 +43,8 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Stack, dict
     try:
         stack.redis()
         stack.migrate()
-        info = stack.round_drawn(names=["Ann", "Bob"], seconds=120)
+        # A round longer than the module, however loaded the machine.
+        info = stack.round_drawn(names=["Ann", "Bob"], seconds=1800)
         stack.web(workers=2)
         yield stack, info
     finally:
