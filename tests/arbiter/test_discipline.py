@@ -9,7 +9,7 @@ import pytest
 from arbiter.selectors.standings import standings_game
 from arbiter.services import corrections, publishing
 from arbiter.services.discipline import discipline_warn, discipline_withdraw
-from tests.arbiter.test_rulings_in_detail import (
+from tests.arbiter.rules.helpers import (
     CLOSING,
     NAMES,
     ROUND_2,

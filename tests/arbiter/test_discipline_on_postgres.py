@@ -11,8 +11,8 @@ import time
 import pytest
 
 from arbiter.services import discipline as discipline_service
+from tests.arbiter.rules.helpers import horn_game, rulings, score
 from tests.arbiter.test_close_race_on_postgres import in_thread
-from tests.arbiter.test_rulings_in_detail import horn_game, rulings, score
 from tests.factories import EventFactory, PlayerFactory, UserFactory
 from tournament.models import Discipline
 

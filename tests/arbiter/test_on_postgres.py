@@ -34,16 +34,18 @@ test_pg_standings = slips.test_standings_add_points_and_solos_less_penalties_wit
 test_pg_amend = slips.test_an_amended_ruling_moves_the_standings_and_is_audited
 
 # The rulings in detail that lock, re-rule and derive: amendments, late paper slips, two slips.
-from tests.arbiter import test_rulings_in_detail as detail  # noqa: E402
-from tests.arbiter.test_rulings_in_detail import director, paper_room  # noqa: E402, F401
+from tests.arbiter.rules import test_rule_amendments as amendments  # noqa: E402
+from tests.arbiter.rules import test_rule_late_and_missing as late  # noqa: E402
+from tests.arbiter.rules import test_rule_reference_2016 as reference  # noqa: E402
+from tests.arbiter.rules import test_rule_warnings as warning_rules  # noqa: E402
+from tests.arbiter.rules import test_rule_zero as zero  # noqa: E402
+from tests.arbiter.rules.helpers import director, paper_room  # noqa: E402, F401
 
-test_pg_rule_4 = detail.test_4_the_2016_rule_on_the_rulebook_board
-test_pg_rule_7 = detail.test_7_an_arbiter_entry_over_a_slip_is_an_explicit_choice_never_a_silent_one
-test_pg_rule_8 = detail.test_8_warnings_penalties_are_derived_and_follow_an_amendment
-test_pg_rule_10 = (
-    detail.test_10_a_second_zero_may_become_the_rounds_average_which_follows_amendments
-)
+test_pg_rule_4 = reference.test_4_the_2016_rule_on_the_rulebook_board
+test_pg_rule_7 = late.test_7_an_arbiter_entry_over_a_slip_is_an_explicit_choice_never_a_silent_one
+test_pg_rule_8 = warning_rules.test_8_warnings_penalties_are_derived_and_follow_an_amendment
+test_pg_rule_10 = zero.test_10_a_second_zero_may_become_the_rounds_average_which_follows_amendments
 test_pg_rule_11 = (
-    detail.test_11_a_missing_slip_entered_after_publication_moves_that_round_and_the_standings
+    amendments.test_11_a_missing_slip_entered_after_publication_moves_that_round_and_the_standings
 )
-test_pg_rule_12 = detail.test_12_paper_slips_typed_after_the_close_and_after_the_scoring_are_on_time
+test_pg_rule_12 = late.test_12_paper_slips_typed_after_the_close_and_after_the_scoring_are_on_time

@@ -15,7 +15,7 @@ from django.db import connection
 from arbiter.selectors.rooms import room_results
 from arbiter.services.rooms import RoomImport, room_results_import
 from arbiter.services.simultaneous import game_draw_whole
-from tests.arbiter.test_rooms import people, play
+from tests.arbiter.rooms.helpers import people, play
 from tests.atomicity import AuditDown, audit_fails, database_snapshot
 from tests.factories import EventFactory
 from tournament.models import Event, Game, Ruling

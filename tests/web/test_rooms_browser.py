@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.arbiter.test_rooms import play
+from tests.arbiter.rooms.helpers import play
 from tests.factories import EventFactory, EventRoleFactory, PlayerFactory, UserFactory
 from tests.web.console.test_console_browser import logged_in, score_now
 from tests.web.console.test_walkthrough_browser import type_slip

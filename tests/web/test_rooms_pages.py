@@ -314,7 +314,7 @@ def test_a_rooms_screen_shows_the_one_ranking_when_asked(host, director) -> None
     room = room_create(host=host, name="Lyon", actor=director)
     (cleo,) = [PlayerFactory(event=room, name="Cleo", club="Lyon", table=1)]
     PlayerFactory(event=host, name="Ann", club="Paris", table=1)
-    from tests.arbiter.test_rooms import play
+    from tests.arbiter.rooms.helpers import play
 
     play(room, {cleo: "top"})
     client = signed(director)

@@ -1,7 +1,7 @@
 """Table numbers are 1 to 9,999 (docs/rules.md; issue 25.5) through every door: the console's
 player form, the staff API, a player list imported (CSV or .xlsx), a room's results file
-(tests/arbiter/test_rooms.py) and the database itself (tests/tournament/test_constraints.py);
-an export never counts to a number typed."""
+(tests/arbiter/rooms/test_room_results_file.py) and the database itself
+(tests/tournament/test_constraints.py); an export never counts to a number typed."""
 
 from __future__ import annotations
 

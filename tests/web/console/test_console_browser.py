@@ -135,7 +135,7 @@ def test_a_short_event_runs_from_the_console_with_slips_from_paper_and_phones(
         console.click("text=Close now")
         console.wait_for_selector(".messages:has-text('closes now')")  # its answer, then the tasks
         score_now(r.pk)
-        console.reload()
+        console.wait_for_selector("h2:has-text('review')")  # the console reloads itself once scored
         assert console.locator("h2", has_text="review").count() == 1
         if number == 1:
             console.screenshot(path="/tmp/console-review.png", full_page=True)

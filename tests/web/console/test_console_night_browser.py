@@ -63,7 +63,7 @@ def test_close_now_publish_and_revoke_ask_first_and_cancelling_changes_nothing(
     assert "Round 1 closes now" in page.locator(".messages").inner_text()
 
     score_now(drawn.pk)
-    page.reload()
+    page.wait_for_selector("h2:has-text('review')")  # the console reloads itself once scored
     answer(page, False, asked)
     page.click("text=Publish round 1")
     page.wait_for_timeout(500)
@@ -121,7 +121,7 @@ def test_the_keyboard_draws_opens_closes_and_publishes_asking_where_the_buttons_
     assert asked and AuditEntry.objects.filter(action="arbiter.round.closed_early").exists()
 
     score_now(r.pk)
-    page.reload()
+    page.wait_for_selector("h2:has-text('review')")  # the console reloads itself once scored
     answer(page, False, asked)
     page.keyboard.press("p")
     page.wait_for_timeout(500)

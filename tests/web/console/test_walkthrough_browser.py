@@ -178,7 +178,7 @@ def test_a_new_director_runs_a_night_of_two_games_with_forty_players(
     console.keyboard.press("c")
     console.wait_for_selector(".messages:has-text('closes now')")
     score_now(r1.pk)
-    console.reload()
+    console.wait_for_selector("h2:has-text('review')")  # the console reloads itself once scored
     console.screenshot(path=f"{SHOTS}/console-review.png", full_page=True)
     console.keyboard.press("p")
     console.wait_for_selector("text=Draw the next rack")
@@ -217,7 +217,7 @@ def test_a_new_director_runs_a_night_of_two_games_with_forty_players(
     console.keyboard.press("c")
     console.wait_for_selector(".messages:has-text('closes now')")
     score_now(r2.pk)
-    console.reload()
+    console.wait_for_selector("h2:has-text('review')")  # the console reloads itself once scored
     console.keyboard.press("p")
     console.wait_for_selector("text=Draw the next rack")
 
