@@ -19,8 +19,10 @@ database: must be 0), ``slips_refused_on_time`` (sent before deadline + grace, r
 round's opening, and from its publication, to the phones seeing it: p99 over the phones),
 ``publish_seen_within_1s`` (the share of phones), ``web_cpu_ms_per_connected_phone_per_minute``
 (the web processes' processor time over ``--idle`` seconds with every phone connected and
-nothing happening), ``errors`` (phones that could not connect or lost their stream for good,
-and slips unanswered), and the load average before and after.
+nothing happening), ``slip_cpu_ms_per_slip`` (the processor time of the web processes,
+PostgreSQL's backends, Redis and this generator from the first slip to the last answer, per
+slip), ``errors`` (phones that could not connect or lost their stream for good, and slips
+unanswered), and the load average before and after.
 """
 
 from __future__ import annotations
@@ -47,10 +49,12 @@ from bench.phones import Phone, _send, classify, quantiles  # noqa: E402
 from bench.slips import (  # noqa: E402
     HOST,
     _cpu_seconds,
+    _cpu_used,
     _free_port,
     _postgres_database,
     _postgres_drop,
     _redis_start,
+    _server_pids,
     _stop,
     _wait_healthy,
 )
@@ -218,6 +222,17 @@ def _start_haproxy(folder: Path, port: int, nodes: list[int]) -> subprocess.Pope
     )
 
 
+def _slip_cpu(ctx: dict[str, Any]) -> dict[str, dict[int, float]]:
+    """Each serving process's processor time so far, by part, and this generator's."""
+    parts = {"web": _web_pids(ctx["servers"])}
+    alive = next(s for s in ctx["servers"] if s.poll() is None)  # --kill-node: one is gone
+    for part, pids in _server_pids(alive, ctx["database_url"], ctx["redis"]).items():
+        if part != "web":
+            parts[part] = pids
+    parts["generator"] = {os.getpid()}
+    return {part: _cpu_seconds(pids) for part, pids in parts.items()}
+
+
 async def _room(args: argparse.Namespace, ctx: dict[str, Any]) -> dict[str, Any]:
     from asgiref.sync import sync_to_async
 
@@ -270,7 +285,10 @@ async def _room(args: argparse.Namespace, ctx: dict[str, Any]) -> dict[str, Any]
             ctx["killed_at"] = time.time()
 
         killer = asyncio.create_task(kill())
+    await asyncio.sleep(max(0.0, times[0] - 0.2 - time.time()))  # the idle round before: not slips'
+    cpu_before = _slip_cpu(ctx)
     await asyncio.gather(*(_hand_in(port, s, args.timeout) for s in slips))
+    slip_cpu = _cpu_used(cpu_before, _slip_cpu(ctx))
     if killer is not None:
         await killer
     await asyncio.sleep(max(0.0, cutoff + 0.5 - time.time()))
@@ -305,6 +323,11 @@ async def _room(args: argparse.Namespace, ctx: dict[str, Any]) -> dict[str, Any]
         "publish_seen_within_1s": round(
             sum(1 for x in pub_lat if x <= 1.0) / max(1, len(phones)), 4
         ),
+        # Processor time from the first slip's wake-up to the last answer, per slip: the web
+        # processes, PostgreSQL's backends, Redis, and this generator (the same 2 cores).
+        "slip_cpu_ms_per_slip": {
+            part: round(1000 * used / max(1, len(slips)), 2) for part, used in slip_cpu.items()
+        },
         "phones_failed": sum(p.failed for p in phones),
         "reconnects": sum(p.reconnects for p in phones),
     }
@@ -411,6 +434,8 @@ def main() -> int:
             "publish": publish,
             "grace": event.grace_seconds,
             "word": drawn.rack.replace("?", "")[:4] or "AB",
+            "database_url": database_url,
+            "redis": redis_server,
         }
         print(
             f"{args.connected} phones connected ({args.mode}), {args.slips} slips in the last "

@@ -34,8 +34,10 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from asgiref.sync import ThreadSensitiveContext
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.core.handlers.asgi import ASGIHandler
+from django.core.handlers.base import BaseHandler
+from django.http import HttpRequest, HttpResponseBase
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # WhiteNoise's files are read in a thread by Django's handler: small, and said once is enough.
@@ -99,8 +101,17 @@ class ThreadedASGIHandler(ASGIHandler):
     """Django's ASGI handler, each request's sync code on one of ``threads`` threads."""
 
     def __init__(self, threads: int) -> None:
-        super().__init__()
+        BaseHandler.__init__(self)  # not ASGIHandler's: it loads the middleware in async mode
+        self.load_middleware(is_async=False)
         self.executors = [CountingExecutor(f"request-{i}") for i in range(threads)]
+
+    async def get_response_async(self, request: HttpRequest) -> HttpResponseBase:
+        """The whole middleware chain, the URL's resolution and the view in one call on the
+        request's thread. Django's async mode, with sync middleware and views, went from the
+        thread back to the event loop to resolve the URL and then to the thread again for the
+        view: three hand-overs a request instead of one."""
+        response: HttpResponseBase = await sync_to_async(self.get_response)(request)
+        return response
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -138,10 +149,14 @@ def get_application() -> Any:
 
     django.setup(set_prefix=False)
     from django.conf import settings
+    from django.urls import get_resolver
 
     from web.live.asgi import live_application
     from web.outage import SlipArrivals
 
+    # The URLs, and every view they import, loaded as the worker starts rather than by its first
+    # request: in a room, one of the first slips at the deadline (a few hundred ms each time).
+    get_resolver().url_patterns  # noqa: B018
     # A slip's first arrival is recorded before it waits for a thread (web/outage.py).
     return live_application(SlipArrivals(ThreadedASGIHandler(threads=settings.WEB_THREADS)))
 

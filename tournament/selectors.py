@@ -10,6 +10,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import MultipleObjectsReturned
 from django.db.models import Case, Count, F, Model, Prefetch, QuerySet, Value, When
 
+from tournament.compiled import Compiled
 from tournament.models import Event, Game, Player, Round
 from tournament.models.event import EventStatus
 
@@ -128,7 +129,15 @@ def player_by_token(*, token: str) -> Player | None:
     """The player a secret token belongs to (revoked or not), with its event; None if unknown."""
     if not token or len(token) > 64 or not _TOKEN.fullmatch(token):
         return None  # not a token (tokens are URL-safe base64): no query, whatever it holds
-    return unique_or_none(Player.objects.select_related("event").filter(token=token))
+    return _PLAYER_BY_TOKEN.one_or_none(token=token)
+
+
+# Every request of a phone reads it (compiled once: tournament.compiled).
+_PLAYER_BY_TOKEN = Compiled(
+    Player,
+    lambda token: Player.objects.select_related("event").filter(token=token).order_by()[:2],
+    token=str,
+)
 
 
 def event_by_ref(ref: str) -> Event | None:

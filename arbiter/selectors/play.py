@@ -14,12 +14,13 @@ from datetime import datetime
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Max, Subquery
+from django.db.models import Max, QuerySet, Subquery
 
 from arbiter.rules import PLACED_CODES
 from arbiter.selectors.standings import StandingRow, Standings, standings_event
 from engine.board import Layout
 from engine.tiles import BLANK, TileSet
+from tournament.compiled import Compiled
 from tournament.models import AuditEntry, Event, Game, Player, Round, Ruling, Submission
 from tournament.models.slip import RULING_CHOICES_SHOWN
 from tournament.selectors import (
@@ -27,7 +28,6 @@ from tournament.selectors import (
     game_current_queryset,
     round_current,
     round_last_published,
-    unique_or_none,
 )
 from tournament.vocabulary import ruling_total
 
@@ -37,13 +37,22 @@ STANDINGS_LEADERS = 10
 def play_round_by_number(*, player: Player, number: int) -> Round | None:
     """Round ``number`` (not annulled) of the game the player's event is playing
     (``game_current``), in one query: it runs for every slip handed in."""
+    return _ROUND_BY_NUMBER.one_or_none(event_id=player.event_id, number=number)
+
+
+def _round_by_number(event_id: int, number: int) -> QuerySet[Round]:
     # Only the key is read: slip_submit reads the round again, locked, inside its transaction.
-    game = game_current_queryset(event_id=player.event_id).values("pk")[:1]
-    return unique_or_none(
+    game = game_current_queryset(event_id=event_id).values("pk")[:1]
+    return (
         Round.objects.filter(game_id=Subquery(game), number=number)
         .exclude(status=Round.Status.ANNULLED)
         .only("pk", "number")
+        .order_by()[:2]
     )
+
+
+# Compiled once (tournament.compiled): building this query cost more than all the slip's others.
+_ROUND_BY_NUMBER = Compiled(Round, _round_by_number, event_id=int, number=int)
 
 
 def play_state_version(*, player: Player) -> str:

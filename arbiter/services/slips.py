@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from arbiter.services.rulings import player_rule
 from tournament.changes import SLIP, change_announce
+from tournament.compiled import Compiled
 from tournament.errors import ApplicationError
 from tournament.models import Event, Player, Round, Submission
 from tournament.selectors import unique_or_none
@@ -40,6 +41,47 @@ _ROUND_COLUMNS = (
     "game__event__name",
     "game__event__grace_seconds",
     "game__event__status",
+)
+
+
+# The reads of every slip, compiled once (tournament.compiled): building them cost Django more
+# processor than PostgreSQL took to answer them.
+_ROUND_READ = Compiled(
+    Round,
+    lambda pk: (
+        Round.objects.select_related("game__event")
+        .only(*_ROUND_COLUMNS)
+        .filter(pk=pk)
+        .order_by()[:2]
+    ),
+    pk=int,
+)
+_PLAYER_LOCKED = Compiled(
+    Player,
+    lambda pk: (
+        Player.objects.select_for_update()
+        .only("pk", "event_id", "name", "table", "token_revoked_at", "withdrawn_at")
+        .filter(pk=pk)
+        .order_by()[:2]
+    ),
+    pk=int,
+)
+_CURRENT = Compiled(
+    Submission,
+    lambda round, player: Submission.objects.filter(
+        is_current=True, round=round, player=player
+    ).order_by()[:3],
+    round=int,
+    player=int,
+)
+_CURRENT_OR_ATTEMPT = Compiled(
+    Submission,
+    lambda round, player, attempt: Submission.objects.filter(
+        Q(is_current=True) | Q(attempt=attempt), round=round, player=player
+    ).order_by()[:3],
+    round=int,
+    player=int,
+    attempt=str,
 )
 
 
@@ -367,8 +409,10 @@ def _current_and_attempt(
 ) -> tuple[Submission | None, Submission | None]:
     """The player's current slip for the round and the one stored for ``attempt``, in one
     query (this runs for every slip of a room handing in at the deadline)."""
-    wanted = Q(is_current=True) | Q(attempt=attempt) if attempt else Q(is_current=True)
-    rows = list(Submission.objects.filter(wanted, round=round, player=player).order_by()[:3])
+    if attempt:
+        rows = _CURRENT_OR_ATTEMPT.all(round=round.pk, player=player.pk, attempt=attempt)
+    else:
+        rows = _CURRENT.all(round=round.pk, player=player.pk)
     current = next((row for row in rows if row.is_current), None)
     stored = next((row for row in rows if attempt and row.attempt == attempt), None)
     return current, stored
@@ -402,14 +446,10 @@ def _slip_submit(
     """
     at = at or timezone.now()
     round_share_lock(round.pk)
-    round = Round.objects.select_related("game__event").only(*_ROUND_COLUMNS).get(pk=round.pk)
-    # One slip at a time per player. Only the columns used here are read: this runs for every
-    # slip of a room handing in at the deadline.
-    player = (
-        Player.objects.select_for_update()
-        .only("pk", "event_id", "name", "table", "token_revoked_at", "withdrawn_at")
-        .get(pk=player.pk)
-    )
+    round = _ROUND_READ.get(pk=round.pk)
+    # One slip at a time per player (locked). Only the columns used here are read: this runs
+    # for every slip of a room handing in at the deadline.
+    player = _PLAYER_LOCKED.get(pk=player.pk)
     event = round.game.event
     current, stored = _current_and_attempt(round, player, attempt)
     again = _attempt_again(round=round, stored=stored, word=word, ref=ref, score=score)
