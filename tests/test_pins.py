@@ -29,6 +29,7 @@ PINS = {
     "uvicorn": (">=0.36,<0.55", "config/gunicorn_worker.py (tests/config/test_arrival_*)"),
     "uvicorn-worker": (">=0.4,<0.5", "config/gunicorn_worker.py (CONFIG_KWARGS)"),
     "httptools": (">=0.6,<0.10", "config/gunicorn_worker.py (the httptools protocol)"),
+    "django": (">=5.2,<5.3", "tournament/compiled.py (the SQL compiler's row making)"),
 }
 
 
@@ -139,3 +140,32 @@ def test_the_gunicorn_worker_methods_the_arrival_worker_overrides_are_still_ther
     assert set(ArrivalUvicornWorker.CONFIG_KWARGS) <= set(config)
     assert issubclass(UvicornWorker, Worker)
     assert "sockets" in inspect.signature(Worker.__init__).parameters  # what run() sets up
+
+
+def test_the_sql_compiler_still_makes_rows_as_the_compiled_queries_do() -> None:
+    """tournament/compiled.py keeps a queryset's compiled SQL and makes its rows again with
+    the compiler's own pieces (tests/tournament/test_compiled.py checks the rows)."""
+    from django.db.models import query
+    from django.db.models.sql.compiler import SQLCompiler
+
+    assert callable(query.get_related_populators)
+    assert list(inspect.signature(query.get_related_populators).parameters) == [
+        "klass_info",
+        "select",
+        "db",
+    ]
+    for name in ("as_sql", "get_converters", "apply_converters"):
+        assert callable(getattr(SQLCompiler, name)), name
+    assert list(inspect.signature(SQLCompiler.apply_converters).parameters) == [
+        "self",
+        "rows",
+        "converters",
+    ]
+    source = inspect.getsource(SQLCompiler.setup_query)
+    for attribute in (
+        "self.select",
+        "self.klass_info",
+        "self.annotation_col_map",
+        "self.col_count",
+    ):
+        assert attribute in source, attribute
