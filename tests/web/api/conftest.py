@@ -11,8 +11,14 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from tests.arbiter.conftest import T0
-from tests.factories import EventFactory, GameFactory, PlayerFactory
-from tournament.models import Event, Game, Player
+from tests.factories import (
+    EventFactory,
+    EventRoleFactory,
+    GameFactory,
+    PlayerFactory,
+    UserFactory,
+)
+from tournament.models import Event, EventRole, Game, Player
 
 
 @pytest.fixture(autouse=True)
@@ -77,3 +83,15 @@ def phone():
 
 def seconds(n: float) -> dt.timedelta:
     return dt.timedelta(seconds=n)
+
+
+@pytest.fixture
+def club_night(db) -> tuple[Event, object, object]:
+    """The director API's evening: "Club night" (no grace), its director dora and arbiter
+    arnold, Ann at table 1."""
+    event = EventFactory(name="Club night", slug="club-night", grace_seconds=0)
+    director, arbiter = UserFactory(username="dora"), UserFactory(username="arnold")
+    EventRoleFactory(event=event, user=director, role=EventRole.Role.DIRECTOR)
+    EventRoleFactory(event=event, user=arbiter, role=EventRole.Role.ARBITER)
+    PlayerFactory(event=event, name="Ann", table=1)
+    return event, director, arbiter

@@ -9,19 +9,15 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
-from tests.factories import EventFactory, EventRoleFactory, PlayerFactory, UserFactory
+from tests.factories import UserFactory
 from tournament.models import AuditEntry, EventRole, Player, WordList
 
 BASE = "/api/v1/events/club-night"
 
 
 @pytest.fixture
-def room(db):
-    event = EventFactory(name="Club night", slug="club-night", grace_seconds=0)
-    director, arbiter = UserFactory(username="dora"), UserFactory(username="arnold")
-    EventRoleFactory(event=event, user=director, role=EventRole.Role.DIRECTOR)
-    EventRoleFactory(event=event, user=arbiter, role=EventRole.Role.ARBITER)
-    PlayerFactory(event=event, name="Ann", table=1)
+def room(club_night):
+    event, director, arbiter = club_night
     return event, director, arbiter
 
 

@@ -8,19 +8,12 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from tests.factories import EventFactory, EventRoleFactory, PlayerFactory, UserFactory
-from tournament.models import EventRole
-
 BASE = "/api/v1/events/club-night"
 
 
 @pytest.fixture
-def room(db):
-    event = EventFactory(name="Club night", slug="club-night", grace_seconds=0)
-    director, arbiter = UserFactory(username="dora"), UserFactory(username="arnold")
-    EventRoleFactory(event=event, user=director, role=EventRole.Role.DIRECTOR)
-    EventRoleFactory(event=event, user=arbiter, role=EventRole.Role.ARBITER)
-    PlayerFactory(event=event, name="Ann", table=1)
+def room(club_night):
+    event, director, arbiter = club_night
     client = APIClient()
     client.force_login(director)
     assert client.post(f"{BASE}/games", {"seed": 7}, format="json").status_code == 201
