@@ -33,9 +33,9 @@ from web.api.serializers import (
     StaffErrorSerializer,
     TableSlipsSerializer,
 )
+from web.paging import page_of
 from web.permissions import STAFF, EventRolePermission
 
-MOVES_PER_PAGE = 200  # as the console's moves page
 _NOT_FOUND = OpenApiResponse(StaffErrorSerializer, description="No such event, game or round.")
 
 
@@ -97,9 +97,7 @@ class RoundMovesView(APIView):
         game = game_or_404(slug, number)
         record = _round_or_404(game, round_number)
         moves = round_moves_ranked(round=record)
-        pages = max(1, -(-len(moves) // MOVES_PER_PAGE))
-        page = _page(request, pages)
-        shown = moves[(page - 1) * MOVES_PER_PAGE : page * MOVES_PER_PAGE]
+        shown, page, pages = page_of(moves, request.query_params.get("page", "1"))
         body = {
             "round": record.number,
             "rack": record.rack,
@@ -171,9 +169,3 @@ def _round_or_404(game: Game, number: int) -> Round:
             code="no_such_round",
         )
     return found
-
-
-def _page(request: Request, pages: int) -> int:
-    asked = str(request.query_params.get("page", "1"))
-    page = int(asked) if asked.isascii() and asked.isdigit() and 0 < len(asked) < 10 else 1
-    return min(max(page, 1), pages)

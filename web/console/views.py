@@ -25,6 +25,7 @@ from tournament.models.slip import RULING_CHOICES_SHOWN
 from tournament.selectors import event_games, round_current
 from web.actions import game_or_404, perform
 from web.board import board_rows
+from web.paging import page_of
 from web.permissions import (
     ARBITER,
     DIRECTOR,
@@ -113,9 +114,6 @@ def game_state(request: HttpRequest, slug: str, number: int) -> JsonResponse:
     )
 
 
-MOVES_PER_PAGE = 200
-
-
 @event_roles(*STAFF)
 def round_moves(request: HttpRequest, slug: str, number: int, round_number: int) -> HttpResponse:
     """Every legal move of a round, ranked (equal scores share a rank), a page at a time."""
@@ -124,12 +122,7 @@ def round_moves(request: HttpRequest, slug: str, number: int, round_number: int)
         Round.objects.exclude(status=Round.Status.ANNULLED), game=game, number=round_number
     )
     moves = round_moves_ranked(round=r)
-    asked = str(request.GET.get("page", "1"))
-    page = int(asked) if asked.isascii() and asked.isdigit() and 0 < len(asked) < 10 else 1
-    page = max(page, 1)
-    pages = max(1, -(-len(moves) // MOVES_PER_PAGE))
-    page = min(page, pages)
-    shown = moves[(page - 1) * MOVES_PER_PAGE : page * MOVES_PER_PAGE]
+    shown, page, pages = page_of(moves, request.GET.get("page", "1"))
     return render(
         request,
         "console/moves.html",
