@@ -15,20 +15,16 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from arbiter.services.clock import rounds_sweep
-from tests.factories import EventFactory, EventRoleFactory, PlayerFactory, UserFactory
-from tournament.models import Discipline, EventRole, Game, Ruling, Submission
+from tests.factories import PlayerFactory, UserFactory
+from tournament.models import Discipline, Game, Ruling, Submission
 
 BASE = "/api/v1/events/club-night"
 
 
 @pytest.fixture
-def room(db):
-    event = EventFactory(name="Club night", slug="club-night", grace_seconds=0)
-    director, arbiter = UserFactory(username="dora"), UserFactory(username="arnold")
-    EventRoleFactory(event=event, user=director, role=EventRole.Role.DIRECTOR)
-    EventRoleFactory(event=event, user=arbiter, role=EventRole.Role.ARBITER)
-    for table, name in enumerate(["Ann", "Bob"], start=1):
-        PlayerFactory(event=event, name=name, table=table)
+def room(club_night):
+    event, director, arbiter = club_night  # Ann at table 1
+    PlayerFactory(event=event, name="Bob", table=2)
     return event, director, arbiter
 
 
