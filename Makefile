@@ -46,7 +46,7 @@ test: $(STAMP)
 	DATABASE_URL="$(TEST_POSTGRES_URL)" $(PY) -m pytest -q -p no:cacheprovider $(PYTEST_CORES) -m postgres
 
 # Mutation testing of the rulings, the standings and the room results import ([tool.mutmut] in
-# pyproject.toml): mutmut mutates arbiter/rules.py, services/slips.py, services/rulings.py,
+# pyproject.toml): mutmut mutates arbiter/rules/, services/slips.py, services/rulings.py,
 # selectors/standings.py and services/rooms.py in a copy (mutants/), runs the arbitration tests
 # against each mutant, then bench/mutation.py prints per file the mutants caught out of all
 # (--json for a machine). Not part of `make test`: it takes the best part of an hour on two

@@ -10,9 +10,14 @@ services rule with (``arbiter.rules``); no database. A request::
 
 ``ref`` may be ``""`` (none given), a grid reference (``8F``) or junction letters (``HOR``:
 two to four letters already on the board that the word joins, rules.md case 13); ``score``
-null (none announced); ``late`` and ``multiple`` are what an arbiter's entry says. The answer:
+null (none announced); ``late`` and ``multiple`` are what an arbiter's entry says, and
+``fallacious`` the arbiter's decision that the word forms a fallacious junction (FISF 2023,
+5.3.3). ``policy.rulebook`` is ``"fisf-2023"`` (the default: the regulation in force) or
+``"before-2023"``; ``policy.blitz_or_original`` says the game is a blitz or an original
+formula (its warnings cost from the sixth, 5.9). The answer:
 ``{"code", "points", "penalty", "warning", "net", "move_score", "found_top", "rank", "reason",
-"article"}`` (``article``: the case of rules.md that ruled it, with the federation's article).
+"article"}`` (``article``: the article of the regulation that ruled it, ``FISF 2023 · 5.3.3``;
+under before-2023 the case of rules.md, with the federation's article).
 A line that cannot be read answers ``{"error": "..."}`` and the batch goes on. A bad command
 line exits 2 with one line on stderr.
 """
@@ -27,7 +32,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any, NoReturn, TextIO, TypedDict
 
-from arbiter.rules import Placements, Policy, RoundJudge, Slip, score_counts
+from arbiter.rules import Placements, Policy, RoundJudge, Rulebook, Slip, score_counts
 from engine.board import LAYOUTS, Board, Layout
 from engine.cli import UsageError, board_from_json, parse_rack
 from engine.errors import EngineError
@@ -36,6 +41,7 @@ from engine.movegen import generate
 from engine.tiles import TILE_SETS, TileSet
 
 POLICY_FIELDS = {f.name: f.type for f in dataclasses.fields(Policy)}
+BOOL_POLICY = ("reference_rule_2016", "blitz_or_original")
 
 
 class RuledJSON(TypedDict):
@@ -75,10 +81,17 @@ def _policy(raw: Any) -> Policy:
     if unknown:
         raise UsageError(f'"policy" has no {", ".join(unknown)}: use {", ".join(POLICY_FIELDS)}')
     for name, value in raw.items():
-        wanted = bool if name == "reference_rule_2016" else int
+        if name == "rulebook":
+            if value not in set(Rulebook):
+                choices = " or ".join(f'"{r.value}"' for r in Rulebook)
+                raise UsageError(f'"policy.rulebook" must be {choices}')
+            continue
+        wanted = bool if name in BOOL_POLICY else int
         if type(value) is not wanted or (wanted is int and value < 0):
             kind = "true or false" if wanted is bool else "a whole number from 0"
             raise UsageError(f'"policy.{name}" must be {kind}')
+    if "rulebook" in raw:
+        raw = {**raw, "rulebook": Rulebook(raw["rulebook"])}
     return dataclasses.replace(Policy(), **raw)
 
 
@@ -94,10 +107,10 @@ def _slip(raw: Any) -> Slip:
         )
     if score is not None and (type(score) is not int or score < 0):
         raise UsageError('"slip.score" must be a whole number from 0, or null')
-    flags = {k: raw.get(k, False) for k in ("late", "multiple")}
+    flags = {k: raw.get(k, False) for k in ("late", "multiple", "fallacious")}
     if any(type(v) is not bool for v in flags.values()):
-        raise UsageError('"slip.late" and "slip.multiple" are true or false')
-    return Slip(word, ref, score, late=flags["late"], multiple=flags["multiple"])
+        raise UsageError('"slip.late", "slip.multiple" and "slip.fallacious" are true or false')
+    return Slip(word, ref, score, **flags)
 
 
 @cache

@@ -79,12 +79,18 @@ def altered(junction: str, runs: set[str]) -> bool:
     )
 
 
-def extends(board: Board, verdict: Verdict) -> bool:
-    """Whether a legal placement extends a word already on the board (PRO before MENERAI): the
-    squares of its word that already hold tiles are two or more, one after the other."""
+def extended_length(board: Board, verdict: Verdict) -> int:
+    """How long the word already on the board is that a legal placement extends (PRO before
+    MENERAI: 7): the squares of its word that already hold tiles, when they are two or more,
+    one after the other; 0 when it extends none."""
     assert verdict.move is not None
     held = [i for i, sq in enumerate(_main_squares(verdict.move)) if board[sq]]
-    return len(held) >= 2 and held[-1] - held[0] + 1 == len(held)
+    return len(held) if len(held) >= 2 and held[-1] - held[0] + 1 == len(held) else 0
+
+
+def extends(board: Board, verdict: Verdict) -> bool:
+    """Whether a legal placement extends a word already on the board (``extended_length``)."""
+    return extended_length(board, verdict) > 0
 
 
 def final_letter_moves(board: Board, move: Move) -> Iterator[tuple[Move, str]]:

@@ -15,7 +15,8 @@ from django.conf import settings
 from django.utils.formats import number_format
 from django.utils.translation import gettext, ngettext
 
-from arbiter.rules import Policy
+from arbiter.rules import Policy, Rulebook
+from arbiter.rules.rulebook import BLITZ_SECONDS
 from engine.board import Board, Layout
 from engine.errors import EngineError
 from engine.game import DuplicateGame
@@ -142,7 +143,10 @@ def lexicon_info(name: str) -> LexiconInfo:
 
 
 def policy_for(event: Event) -> Policy:
+    """The numbers an event's rulings follow, under its rulebook (``Event.rulebook``)."""
     return Policy(
+        rulebook=Rulebook(event.rulebook),
+        blitz_or_original=event.round_seconds <= BLITZ_SECONDS,
         warnings_free=event.warnings_free,
         warning_penalty=event.warning_penalty,
         reference_rule_2016=event.reference_rule_2016,

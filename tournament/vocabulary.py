@@ -32,6 +32,7 @@ class RulingCode(enum.StrEnum):
     LATE = "late"
     MISSING = "missing"
     MULTIPLE = "multiple"
+    FALLACIOUS = "fallacious_junction"  # FISF 2023, 5.3.3: the arbiter's decision
 
     @property
     def label(self) -> str:
@@ -49,9 +50,9 @@ def gettext_noop(message: str) -> str:
 RULING_LABELS: dict[RulingCode, str] = {
     RulingCode.VALID: gettext_noop("Valid"),
     RulingCode.VALID_WARNING: gettext_noop("Valid, with a warning (announced score)"),
-    RulingCode.REFERENCE_PENALTY: gettext_noop("Wrong reference: penalty (2016 rule)"),
+    RulingCode.REFERENCE_PENALTY: gettext_noop("Reference wrong or missing: penalty"),
     RulingCode.FINAL_LETTER_PENALTY: gettext_noop(
-        "Final letter left out or changed: penalty (2016 rule)"
+        "Final letter left out or changed: penalty (before 2023)"
     ),
     RulingCode.INVALID_WORD: gettext_noop("Word not in the lexicon"),
     RulingCode.NOT_ON_RACK: gettext_noop("Tiles not on the rack"),
@@ -61,6 +62,7 @@ RULING_LABELS: dict[RulingCode, str] = {
     RulingCode.LATE: gettext_noop("Late"),
     RulingCode.MISSING: gettext_noop("No slip"),
     RulingCode.MULTIPLE: gettext_noop("Several slips handed in"),
+    RulingCode.FALLACIOUS: gettext_noop("Fallacious junction"),
 }
 
 RULING_CHOICES: list[tuple[str, str]] = [(code.value, code.label) for code in RulingCode]

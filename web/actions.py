@@ -59,6 +59,7 @@ TEXT_MAX_LENGTH = {
     "warning": 16,
     "averaged": 16,
     "late": 16,
+    "fallacious": 16,
     "kept": 16,
 }
 TEXT_DEFAULT_MAX_LENGTH = 200
@@ -314,6 +315,7 @@ def _amend(game: Game, user: User, data: Data) -> Done:
         warning=_choice(data, "warning"),
         averaged=_choice(data, "averaged"),
         late=_choice(data, "late"),
+        fallacious=_choice(data, "fallacious"),
         reason=_text(data, "reason"),
         actor=user,
     )
@@ -440,6 +442,7 @@ def _slip(game: Game, user: User, data: Data) -> str | Done:
         entered_by=user,
         late=late,
         existing=Existing(existing) if existing else None,
+        fallacious=_flag(data, "fallacious"),
     )
     message = (
         gettext("Table %(table)s (%(name)s): %(ref)s %(word)s %(score)s (late) recorded.")
@@ -544,6 +547,7 @@ ACTION_FIELDS: dict[str, dict[str, Field]] = {
         "warning": _CHOICE,
         "averaged": _CHOICE,
         "late": _CHOICE,
+        "fallacious": _CHOICE,
         "reason": _TEXT,
     },
     "amend_slip": {
@@ -564,6 +568,7 @@ ACTION_FIELDS: dict[str, dict[str, Field]] = {
         "score": _INT,
         "check": _FLAG,
         "late": _FLAG,
+        "fallacious": _FLAG,
         "existing": _ONE_OF,
     },
     "resolve": {"kept": _ONE_OF, "check": _INT_NEEDED},

@@ -16,7 +16,7 @@ from arbiter.services.interchange import PREDRAWN_MAX_BYTES
 from engine.lists import BUILTIN
 from tournament.categories import SERIES_MAX, SERIES_MIN
 from tournament.models import Event, EventRole, Game, WordList
-from tournament.models.choices import Language, TieBreak
+from tournament.models.choices import Language, Rulebook, TieBreak
 from tournament.models.event import time_zone_default, time_zones
 from tournament.services.events import POLICY_FIELDS
 from tournament.services.word_lists import BUILTIN_PREFIX
@@ -76,12 +76,13 @@ EVENT_LABELS = {
     "name": _("Name"),
     "starts_on": _("Starts on"),
     "venue": _("Venue"),
+    "rulebook": _("Rulebook"),
     "round_seconds": _("Round time (seconds)"),
     "grace_seconds": _("Grace (seconds)"),
     "warning_seconds": _("Warning time (seconds)"),
     "warnings_free": _("Free warnings"),
     "warning_penalty": _("Warning penalty"),
-    "reference_rule_2016": _("2016 reference rule"),
+    "reference_rule_2016": _("2016 reference rule (before 2023 only)"),
     "reference_penalty": _("Reference penalty"),
     "solo_bonus": _("Solo bonus"),
     "solo_min_players": _("Players for a solo"),
@@ -96,6 +97,15 @@ EVENT_LABELS = {
     "public_initials": _("Initials instead of names on the public page"),
     "training_open": _("Finished games open for training"),
 }
+
+
+# FISF 2023, 1.3: "usuellement de trois minutes par coup. Ce temps peut être réduit à deux
+# minutes et trente secondes, à deux minutes (appelé « semi-rapide ») ou à une minute (appelé
+# « blitz »)"; in blitz the warnings cost from the sixth (5.9).
+ROUND_TIMES_HELP = _(
+    "The regulation's times: 180 (usual), 150, 120 (semi-rapide), 60 (blitz: warnings cost "
+    "from the sixth)."
+)
 
 
 class _EventFieldsForm(forms.Form):
@@ -120,6 +130,10 @@ class _EventFieldsForm(forms.Form):
             self.fields["language"].required = False
         if "tie_break" in self.fields:  # a form posted without it keeps the event's tie-break
             self.fields["tie_break"].required = False
+        if "rulebook" in self.fields:  # a form posted without it keeps the event's rulebook
+            self.fields["rulebook"].required = False
+        if "round_seconds" in self.fields:
+            self.fields["round_seconds"].help_text = ROUND_TIMES_HELP
         for field in self.fields.values():  # every number of the policy is an integer column
             if isinstance(field, forms.IntegerField):
                 _bounded(field, INT32_MIN, INT32_MAX)
@@ -131,6 +145,10 @@ class _EventFieldsForm(forms.Form):
     def clean_tie_break(self) -> str:
         tie_break: str = self.cleaned_data.get("tie_break") or ""
         return tie_break or str(self.initial.get("tie_break") or TieBreak.SHARED)
+
+    def clean_rulebook(self) -> str:
+        rulebook: str = self.cleaned_data.get("rulebook") or ""
+        return rulebook or str(self.initial.get("rulebook") or Rulebook.FISF_2023)
 
     def clean_language(self) -> str:
         language: str = self.cleaned_data.get("language") or ""

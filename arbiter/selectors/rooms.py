@@ -112,6 +112,7 @@ def room_results(event: Event) -> dict[str, Any]:
             "venue": event.venue,
             "starts_on": event.starts_on.isoformat(),
             "exported_at": timezone.now().isoformat(timespec="seconds"),
+            "rulebook": event.rulebook,
         },
         "games": games,
         "players": [

@@ -21,7 +21,7 @@ from typing import Any, cast
 from django.core.cache import cache
 from django.db.models import Count, Max, Q, QuerySet, Sum
 
-from arbiter.rules import solo_winner, tie_break_key
+from arbiter.rules import PLACED_CODES, solo_winner, tie_break_key
 from arbiter.state import policy_for
 from tournament.models import AuditEntry, Event, Game, Player, Round, Ruling, Submission
 from tournament.models.choices import TieBreak
@@ -345,13 +345,24 @@ def _field_solos(
         .distinct()
     )
     finders: dict[tuple[int, int], list[int]] = {}
-    for player, game, number in rulings.filter(found_top=True).values_list(
-        "player", "round__game__number", "round__number"
+    scores: dict[tuple[int, int], dict[int, int]] = {}
+    placed = Q(code__in=PLACED_CODES, averaged=False)
+    decides = placed if policy.fisf_2023 else Q(found_top=True)
+    for player, game, number, found, code, points, averaged in rulings.filter(decides).values_list(
+        "player", "round__game__number", "round__number", "found_top", "code", "points", "averaged"
     ):
-        finders.setdefault((game, number), []).append(player)
+        if found:
+            finders.setdefault((game, number), []).append(player)
+        if code in PLACED_CODES and not averaged:
+            scores.setdefault((game, number), {})[player] = points
     solos: dict[int, int] = {}
-    for (game, _), found in finders.items():
-        winner = solo_winner(found, active[game], policy)
+    for game, number in set(finders) | set(scores):
+        winner = solo_winner(
+            policy,
+            active[game],
+            finders=finders.get((game, number), ()),
+            scores=scores.get((game, number), {}),
+        )
         if winner is not None:
             solos[winner] = solos.get(winner, 0) + policy.solo_bonus
     return solos

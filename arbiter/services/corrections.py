@@ -21,6 +21,7 @@ from arbiter.services.rulings import player_rule, rulings_derive
 from arbiter.services.slips import clean_entry, slip_record
 from tournament.errors import ApplicationError
 from tournament.models import Player, Round, Ruling, Submission
+from tournament.models.choices import Rulebook
 from tournament.selectors import unique_or_none
 from tournament.services.audit import audit_record
 from tournament.services.closing import event_require_open
@@ -53,13 +54,16 @@ def ruling_amend(
     warning: bool | None = None,
     averaged: bool | None = None,
     late: bool | None = None,
+    fallacious: bool | None = None,
     now: datetime | None = None,
 ) -> Ruling:
     """Amend a ruling of any scored or published round of the game, until the event is over
     (rules.md, rule 11): its points or code, a warning added or removed, the reference penalty
-    set or removed, the round's average given for a second zero in a row (rule 10), the slip
-    marked late (or not: the slip is ruled again). What the game's rulings derive (found-top,
-    solos, warnings' penalties, ranks, standings) follows for this round and every later one.
+    set or removed, the round's average given for a second zero in a row (rule 10; FISF 2023
+    5.9: only for a word not admitted), the slip marked late or its word a fallacious junction
+    (FISF 2023 5.3.3, the arbiter's decision), or not: the slip is ruled again. What the
+    game's rulings derive (found-top, solos, warnings' penalties, ranks, standings) follows
+    for this round and every later one.
     Says why and who, in the ruling and in the audit log."""
     if not reason.strip():
         raise ApplicationError(
@@ -93,13 +97,19 @@ def ruling_amend(
             code="no_slip",
         )
     before = _facts(ruling)
-    if late is not None and late != (ruling.submission is not None and ruling.submission.late):
-        if ruling.submission is None:
+    for flag, value in (("late", late), ("fallacious", fallacious)):
+        slip = ruling.submission
+        if value is None or value == (slip is not None and getattr(slip, flag)):
+            continue
+        if slip is None:
             raise ApplicationError(
-                gettext("A player who handed in no slip has no slip to mark late."), code="no_slip"
+                gettext("A player who handed in no slip has no slip to mark late.")
+                if flag == "late"
+                else gettext("A player who handed in no slip has no word to rule fallacious."),
+                code="no_slip",
             )
-        ruling.submission.late = late
-        ruling.submission.save(update_fields=["late"])
+        setattr(slip, flag, value)
+        slip.save(update_fields=[flag])
         ruling = player_rule(round=round, player=ruling.player, now=now or timezone.now())
     if points is not None:
         ruling.points = points
@@ -110,6 +120,7 @@ def ruling_amend(
     if warning is not None:
         ruling.warning = warning
     if averaged is not None:
+        _average_allowed(ruling, averaged)
         ruling.averaged = averaged
     ruling.amended = True
     ruling.article = Article.AMENDED
@@ -204,6 +215,26 @@ def ruling_slip_enter(
         },
     )
     return ruling
+
+
+def _average_allowed(ruling: Ruling, averaged: bool) -> None:
+    """FISF 2023, 5.9: the average replaces the zero of a word not admitted, played again (or
+    formed again across) before the player was told; "cette compensation n'est jamais accordée
+    au joueur qui répète une faute due à un mauvais placement de mot sur sa grille ou à
+    l'utilisation d'une lettre absente du tirage annoncé". Under before-2023 the director gave
+    it for any second zero (rule 10)."""
+    event = ruling.round.game.event
+    if not averaged or event.rulebook != Rulebook.FISF_2023:
+        return
+    if ruling.code != RulingCode.INVALID_WORD:
+        raise ApplicationError(
+            gettext(
+                "The average is given only for a word not admitted played again (FISF 2023, "
+                "5.9): this ruling is '%(code)s'."
+            )
+            % {"code": gettext(RulingCode(ruling.code).label)},
+            code="average_not_allowed",
+        )
 
 
 def _facts(ruling: Ruling) -> dict[str, object]:

@@ -287,6 +287,9 @@ class RoomFile:
     rounds: list[FileRound]
     players: list[FilePlayer]
     problems: list[str]
+    # The rulebook the room ruled its slips by ("room.rulebook"; None in a file written before
+    # the rulebooks were: its rulings are before-2023's).
+    rulebook: str | None = None
 
 
 def listed(problems: list[str]) -> list[str]:
@@ -366,7 +369,8 @@ def room_results_read(raw: bytes) -> RoomFile:
     except ijson.JSONError as exc:
         raise _refused([gettext("Not a JSON file: %(exc)s.") % {"exc": _said(exc)}]) from None
     problems = reader.problems
-    return RoomFile(rounds, players, problems)
+    rulebook = next(_items(raw, "room.rulebook"), None)
+    return RoomFile(rounds, players, problems, rulebook if isinstance(rulebook, str) else None)
 
 
 __all__ = [

@@ -41,6 +41,7 @@ from engine.move import Move
 from engine.tiles import sort_tiles
 from tournament.errors import ApplicationError
 from tournament.models import Event, Game, Player, Round, Ruling, Submission
+from tournament.models.choices import Rulebook
 from tournament.services.audit import audit_record
 from tournament.services.closing import event_require_open
 from tournament.vocabulary import RulingCode
@@ -248,6 +249,15 @@ def room_results_import(*, room: Event, raw: bytes, actor: Actor) -> RoomImport:
     event_require_open(room)
     read = room_results_read(raw)
     rounds, players, problems = read.rounds, read.players, read.problems
+    ruled_by = read.rulebook or Rulebook.BEFORE_2023  # a file written before the rulebooks
+    if ruled_by != room.rulebook and any(fp.rulings for fp in players):
+        problems.append(
+            gettext(
+                "The file's rulings were made by the rulebook %(file)s; %(event)s plays by "
+                "%(rulebook)s: its standings would not compare with the other rooms'."
+            )
+            % {"file": ruled_by, "event": room.name, "rulebook": room.rulebook}
+        )
     _rounds_checked(room, rounds, problems)
     _rulings_checked(players, rounds, problems)
     if problems:

@@ -68,7 +68,7 @@ def _speaking(language: str) -> Callable[[str], str]:
 
 
 # A slip as stored: the fields of a Submission that make a ``Slip``, in its order.
-SLIP_FIELDS = ("word", "ref", "announced_score", "late", "multiple")
+SLIP_FIELDS = ("word", "ref", "announced_score", "late", "multiple", "fallacious")
 
 
 def slip_of(submission: Submission | None) -> Slip | None:
@@ -151,12 +151,12 @@ def rulings_derive(*, game: Game, from_round: int = 1) -> int:
     )
     rounds = {r.pk: r for r in ruled.filter(number__gte=from_round).order_by("number")}
     rulings = list(Ruling.objects.filter(round_id__in=rounds).order_by("round__number", "pk"))
-    active = (
+    active = set(
         Submission.objects.filter(round__game=game)
         .exclude(round__status=Round.Status.ANNULLED)
-        .values("player")
+        .values_list("player", flat=True)
+        .order_by()
         .distinct()
-        .count()
     )
     by_round: dict[int, list[Ruling]] = defaultdict(list)
     for ruling in rulings:
@@ -171,21 +171,23 @@ def rulings_derive(*, game: Game, from_round: int = 1) -> int:
     return len(changed) + _earlier_solos_derive(game, from_round, active, policy)
 
 
-def _earlier_solos_derive(game: Game, from_round: int, active: int, policy: Policy) -> int:
+def _earlier_solos_derive(game: Game, from_round: int, active: set[int], policy: Policy) -> int:
     """The solos of the rounds before ``from_round``: they depend on how many players play the
-    game, which a slip in a later round can change. Only their finders and solos are read."""
+    game, which a slip in a later round can change. Only what decides a solo is read: the
+    finders (before-2023) or the moves on the board (fisf-2023, 3.5), and the solos given."""
     earlier = Ruling.objects.filter(
         round__game=game,
         round__number__lt=from_round,
         round__status__in=(Round.Status.SCORED, Round.Status.PUBLISHED),
-    ).filter(Q(found_top=True) | Q(solo__gt=0))
+    )
+    decides = Q(code__in=PLACED_CODES) if policy.fisf_2023 else Q(found_top=True)
     by_round: dict[int, list[Ruling]] = defaultdict(list)
-    for ruling in earlier.only("pk", "round_id", "player_id", "found_top", "solo"):
+    fields = ("pk", "round_id", "player_id", "found_top", "solo", "code", "points", "averaged")
+    for ruling in earlier.filter(decides | Q(solo__gt=0)).only(*fields):
         by_round[ruling.round_id].append(ruling)
     changed = []
     for round_rulings in by_round.values():
-        finders = [r.player_id for r in round_rulings if r.found_top]
-        solo = solo_winner(finders, active, policy)
+        solo = _solo(round_rulings, active, policy)
         for r in round_rulings:
             bonus = policy.solo_bonus if r.player_id == solo else 0
             if r.solo != bonus:
@@ -195,7 +197,20 @@ def _earlier_solos_derive(game: Game, from_round: int, active: int, policy: Poli
     return len(changed)
 
 
-def _round_derive(round: Round, rulings: list[Ruling], active: int, policy: Policy) -> None:
+def _solo(rulings: list[Ruling], active: set[int], policy: Policy) -> int | None:
+    """The player credited with the round's solo bonus (``arbiter.rules.solo_winner``): the
+    finders of the top, or each move's score before the penalty (its points)."""
+    return solo_winner(
+        policy,
+        len(active),
+        finders=[r.player_id for r in rulings if r.found_top],
+        scores={
+            r.player_id: r.points for r in rulings if r.code in PLACED_CODES and not r.averaged
+        },
+    )
+
+
+def _round_derive(round: Round, rulings: list[Ruling], active: set[int], policy: Policy) -> None:
     top = round.tops[0]["score"] if round.tops else None
     counts = {int(s): n for s, n in round.score_counts.items()}
     for r in rulings:
@@ -207,14 +222,27 @@ def _round_derive(round: Round, rulings: list[Ruling], active: int, policy: Poli
     nets = {
         r.pk: ruling_total(points=r.points, solo=0, penalty=r.penalty, warning_penalty=0)
         for r in rulings
-        if not r.averaged and r.code != Code.MISSING
+        if not r.averaged and _counts_in_average(r, active, policy)
     }
     for r in rulings:
         if r.averaged:
-            r.points = round_average(net for pk, net in nets.items() if pk != r.pk)
-    solo = solo_winner([r.player_id for r in rulings if r.found_top], active, policy)
+            r.points = round_average(
+                policy,
+                (net for pk, net in nets.items() if pk != r.pk),
+                own_solution=r.move_score,
+            )
+    solo = _solo(rulings, active, policy)
     for r in rulings:
         r.solo = policy.solo_bonus if r.player_id == solo else 0
+
+
+def _counts_in_average(ruling: Ruling, active: set[int], policy: Policy) -> bool:
+    """Whose score makes the average of a round (``round_average``): FISF 2023, 5.9, "tous les
+    autres joueurs relevant de son arbitre (zéros inclus ...)", those who play the game (a
+    player with no slip in this round counts 0); before-2023, those who handed in a slip."""
+    if policy.fisf_2023:
+        return ruling.player_id in active
+    return ruling.code != Code.MISSING
 
 
 def _warnings_derive(game: Game, from_round: int, rulings: list[Ruling], policy: Policy) -> None:

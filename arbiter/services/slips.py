@@ -136,6 +136,7 @@ def slip_record(
     current: bool = True,
     replaces: bool = True,
     attempt: str = "",
+    fallacious: bool = False,
 ) -> Submission:
     """Store a slip as the player's current one for the round; the earlier one stays, no longer
     current (the callers have checked it may be recorded). With ``current`` False the slip only
@@ -158,6 +159,7 @@ def slip_record(
         late=late,
         multiple=multiple,
         attempt=attempt,
+        fallacious=fallacious,
     )
 
 
@@ -305,8 +307,11 @@ def slip_submit(
     late: bool = False,
     existing: Existing | None = None,
     attempt: str = "",
+    fallacious: bool = False,
 ) -> Submission:
-    """Record a slip (``slip_hand_in`` says what the phone's receipt reads)."""
+    """Record a slip (``slip_hand_in`` says what the phone's receipt reads). ``late``,
+    ``existing`` and ``fallacious`` are what an arbiter's entry of a paper slip says (the
+    last: FISF 2023 5.3.3, the word forms a fallacious junction)."""
     return _slip_submit(
         player=player,
         round=round,
@@ -319,6 +324,7 @@ def slip_submit(
         late=late,
         existing=existing,
         attempt=attempt,
+        fallacious=fallacious,
     ).slip
 
 
@@ -431,6 +437,7 @@ def _slip_submit(
     late: bool = False,
     existing: Existing | None = None,
     attempt: str = "",
+    fallacious: bool = False,
 ) -> Handed:
     """Record a slip; the player's earlier slip for the round stays, no longer current.
 
@@ -498,6 +505,7 @@ def _slip_submit(
         current=arbiter or current is None or current.received_at <= at,
         replaces=current is not None,
         attempt=attempt,
+        fallacious=fallacious,
     )
     if arbiter:
         audit_record(

@@ -29,7 +29,12 @@ def rule(slip: dict[str, object], **extra: object) -> dict[str, object]:
     return rule_line(request(slip, **extra), ENABLE, EN, STANDARD)
 
 
+BEFORE = {"rulebook": "before-2023"}
+
+
 def test_the_rulebook_examples_through_the_command_line() -> None:
+    """rules.md's examples under before-2023 (an event played before the regulation in
+    force)."""
     slips = [
         {"word": "FARM", "ref": "8F", "score": 9},
         {"word": "FARM", "ref": "8G", "score": 9},
@@ -37,7 +42,7 @@ def test_the_rulebook_examples_through_the_command_line() -> None:
         {"word": "FARM", "ref": "", "score": 9},
         {"word": "FARM", "ref": "10E", "score": 8},
     ]
-    stdin = "".join(request(s) + "\n" for s in slips) + "not json\n"
+    stdin = "".join(request(s, policy=BEFORE) + "\n" for s in slips) + "not json\n"
     done = subprocess.run(
         [sys.executable, "-m", "arbiter", "batch"],
         input=stdin,
@@ -81,10 +86,28 @@ def test_a_score_missing_late_multiple_and_the_policy_overrides() -> None:
     assert rule({"word": "FARM", "ref": "8F", "score": None})["warning"] is True
     assert rule({"word": "FARM", "ref": "8F", "score": 9, "late": True})["code"] == "late"
     assert rule({"word": "FARM", "ref": "8F", "score": 9, "multiple": True})["code"] == "multiple"
-    off = rule({"word": "FARM", "ref": "8G", "score": 9}, policy={"reference_rule_2016": False})
+    off = rule(
+        {"word": "FARM", "ref": "8G", "score": 9}, policy={**BEFORE, "reference_rule_2016": False}
+    )
     assert (off["code"], off["net"]) == ("bad_reference", 0)
     three = rule({"word": "FARM", "ref": "8G", "score": 9}, policy={"reference_penalty": 3})
     assert three["net"] == 6
+
+
+def test_the_regulation_in_force_is_the_default_and_each_ruling_cites_its_article() -> None:
+    """FISF 2023 through the CLI: an inverted reference (5.3), a score elsewhere less 5
+    (5.3.3), the arbiter's fallacious junction (5.3.3), a blitz's free warnings are the
+    policy's (5.9, the services count them)."""
+    inverted = rule({"word": "FARM", "ref": "F8", "score": 9})
+    assert (inverted["code"], inverted["net"], inverted["warning"]) == ("valid_warning", 9, True)
+    assert inverted["article"] == "FISF 2023 · 5.3"
+    elsewhere = rule({"word": "FARM", "ref": "9F", "score": 9})
+    assert (elsewhere["net"], elsewhere["article"]) == (4, "FISF 2023 · 5.3.3")
+    fallacious = rule({"word": "FARM", "ref": "9F", "score": 9, "fallacious": True})
+    assert (fallacious["code"], fallacious["net"]) == ("fallacious_junction", 0)
+    assert rule({"word": "FARM", "ref": "F8", "score": 9}, policy=BEFORE)["net"] == 0
+    blitz = rule({"word": "FARM", "ref": "8F", "score": 9}, policy={"blitz_or_original": True})
+    assert blitz["code"] == "valid"
 
 
 @pytest.mark.parametrize(
@@ -100,6 +123,9 @@ def test_a_score_missing_late_multiple_and_the_policy_overrides() -> None:
         (request({"word": "FARM"}, policy={"solo": 1}), '"policy" has no solo'),
         (request({"word": "FARM"}, policy={"solo_bonus": -1}), '"policy.solo_bonus"'),
         (request({"word": "FARM"}, policy=[1]), '"policy" must be an object'),
+        (request({"word": "FARM"}, policy={"rulebook": "2016"}), '"policy.rulebook" must be'),
+        (request({"word": "FARM"}, policy={"blitz_or_original": 1}), "true or false"),
+        (request({"word": "FARM", "fallacious": "yes"}), '"slip.fallacious"'),
         (request({"word": "FARM"}, rack=""), "rack"),
         (request({"word": "FARM"}, board=["..."]), "15"),
         (request("FARM 8F"), '"slip" must be an object'),  # type: ignore[arg-type]

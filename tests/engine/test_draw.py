@@ -338,3 +338,40 @@ def test_a_rejected_rack_is_a_rack_error() -> None:
     assert issubclass(RackRejected, RackError)
     assert issubclass(RackRejected, EngineError)
     assert issubclass(RackRejected, ValueError)
+
+
+# -- FISF 2023, 3.7: the end of the game ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("tiles_name", "pool", "ends"),
+    [
+        # "s'il ne reste qu'une seule lettre à jouer (quelle qu'en soit la nature)"
+        ("fr", "A", True),
+        ("fr", "B", True),
+        ("fr", "?", True),
+        ("fr", "Y", True),
+        # "si le reliquat de lettres est constitué en totalité par des voyelles ou des consonnes"
+        ("fr", "AEIOU", True),
+        ("fr", "BCDFG", True),
+        ("fr", "AEEIOUUAIO", True),
+        # "toutefois, il ne peut être mis fin à la partie tant qu'il reste un joker et/ou le Y dans
+        # un reliquat de deux lettres ou plus"
+        ("fr", "B?", False),
+        ("fr", "A?", False),
+        ("fr", "BY", False),
+        ("fr", "AEIOUY", False),
+        ("fr", "BCDFGHJ?", False),
+        ("fr", "Y?", False),
+        # a remainder of both kinds goes on
+        ("fr", "AB", False),
+        # English tiles: Y is a consonant (rules.md, "The game")
+        ("en", "BY", True),
+        ("en", "AY", False),
+    ],
+)
+def test_fisf_3_7_the_game_ends_on_a_remainder_of_one_kind_or_one_letter(
+    tiles_name: str, pool: str, ends: bool
+) -> None:
+    tiles = TileSet.load(tiles_name)
+    assert (draw_rack(Bag(pool), "", 20, random.Random(0), tiles) is None) is ends

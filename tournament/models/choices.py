@@ -16,6 +16,13 @@ class BoardLayout(models.TextChoices):
     TL_CENTRE = "tl-centre", _("Triple-letter centre")
 
 
+class Rulebook(models.TextChoices):
+    """The text an event is ruled by (``arbiter.rules.Rulebook``, docs/rules.md)."""
+
+    FISF_2023 = "fisf-2023", _("FISF regulation in force (1 January 2023)")
+    BEFORE_2023 = "before-2023", _("Before 2023 (the 2016 amendments)")
+
+
 class Language(models.TextChoices):
     """The interface's languages (settings.LANGUAGES): an event's screen and phones speak its
     own unless the person chose another."""

@@ -11,7 +11,14 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tournament.models.choices import BoardLayout, Language, TieBreak, TileSet, in_choices
+from tournament.models.choices import (
+    BoardLayout,
+    Language,
+    Rulebook,
+    TieBreak,
+    TileSet,
+    in_choices,
+)
 from tournament.vocabulary import POLICY_DEFAULTS
 
 
@@ -52,6 +59,15 @@ class Event(models.Model):
     venue = models.CharField(max_length=200, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLANNED)
 
+    # The text the event is ruled by (rules.md): the regulation in force for a new event; an
+    # event created before it keeps "before-2023" (migration 0023), and no event changes it
+    # once a round is scored (tournament.services.events).
+    rulebook = models.CharField(
+        max_length=16,
+        choices=Rulebook.choices,
+        default=Rulebook.FISF_2023,
+        help_text=_("The regulation the event is ruled by."),
+    )
     # The rules policy (rules.md): every number is a per-event setting, its default written
     # once (tournament.vocabulary.POLICY_DEFAULTS).
     round_seconds = models.IntegerField(
@@ -244,6 +260,11 @@ class Event(models.Model):
                 violation_error_message=_(
                     "Choose how ties in the standings are ranked from the list."
                 ),
+            ),
+            models.CheckConstraint(
+                condition=in_choices("rulebook", Rulebook),
+                name="event_rulebook_valid",
+                violation_error_message=_("Choose a rulebook from the list."),
             ),
         ]
 

@@ -53,6 +53,11 @@ class Submission(models.Model):
         default=False,
         help_text="Several slips were handed in for the round (an arbiter's entry says so).",
     )
+    fallacious = models.BooleanField(
+        default=False,
+        help_text="The arbiter's decision (FISF 2023, 5.3.3): the word, at a place worth its "
+        "score, forms a cross-word invalid but plausible (a fallacious junction).",
+    )
     attempt = models.CharField(
         max_length=64,
         blank=True,

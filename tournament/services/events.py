@@ -13,7 +13,7 @@ from django.utils.translation import gettext
 
 from engine.lists import GRAMMALECTE_FR
 from tournament.errors import ApplicationError
-from tournament.models import Event, EventRole, WordList
+from tournament.models import Event, EventRole, Round, WordList
 from tournament.models.choices import TileSet
 from tournament.selectors import host_of
 from tournament.services.audit import audit_record
@@ -34,6 +34,7 @@ def _slug_free(base: str) -> str:
 
 
 POLICY_FIELDS = (
+    "rulebook",
     "round_seconds",
     "grace_seconds",
     "warning_seconds",
@@ -62,6 +63,7 @@ AUDIENCE_FIELDS = ("public_results", "public_initials", "training_open")
 # The rules every room plays by, set on the host: the tiles, the word list and the board (the
 # games are the same), the time per round, and every number of the rulings.
 SHARED_RULES = (
+    "rulebook",
     "tile_set",
     "lexicon",
     "board_layout",
@@ -95,6 +97,29 @@ def _rooms_rules_follow(host: Event, values: dict[str, Any]) -> None:
     shared = {k: v for k, v in values.items() if k in SHARED_RULES}
     if shared:
         Event.objects.filter(host=host).update(**shared)
+
+
+def _rulebook_guard(event: Event, values: dict[str, Any]) -> None:
+    """An event keeps the rulebook its rounds were ruled by: another is refused once one of its
+    rounds (or one of its rooms') is scored, so that no result already given changes."""
+    rulebook = values.get("rulebook")
+    if rulebook is None or rulebook == event.rulebook:
+        return
+    events = [event.pk, *Event.objects.filter(host=event).values_list("pk", flat=True)]
+    scored = Round.objects.filter(
+        game__event_id__in=events,
+        status__in=(Round.Status.SCORED, Round.Status.PUBLISHED),
+    )
+    if scored.exists():
+        raise ApplicationError(
+            gettext(
+                "%(event)s has rounds already ruled by %(rulebook)s: it keeps that rulebook, "
+                "so that no result already given changes."
+            )
+            % {"event": event.name, "rulebook": event.get_rulebook_display()},
+            code="rulebook_locked",
+            data={"field": "rulebook"},
+        )
 
 
 # The tiles of the lists on the server whose language is known: an event's tiles must agree.
@@ -231,6 +256,7 @@ def event_policy_update(*, event: Event, actor: User | None, **values: Any) -> E
     _policy_checked(values, actor)
     event = Event.objects.select_for_update().get(pk=event.pk)
     _shared_rules_guard(event, values)
+    _rulebook_guard(event, values)
     before = {k: getattr(event, k) for k in values}
     for key, value in values.items():
         setattr(event, key, value)

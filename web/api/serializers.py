@@ -106,6 +106,10 @@ class _EventSerializer(serializers.Serializer[Shape]):
     time_zone = serializers.CharField(
         help_text="The event's time zone (IANA, e.g. Europe/Paris): show times in it."
     )
+    rulebook = serializers.CharField(
+        help_text="The regulation the event is ruled by: fisf-2023 (the FISF text in force "
+        "since 1 January 2023) or before-2023 (docs/rules.md)."
+    )
 
 
 class _PlayerSerializer(serializers.Serializer[Shape]):

@@ -53,6 +53,8 @@ HELP = {
     "warning": "A warning (true), none (false), unchanged (absent or null).",
     "averaged": "A second zero averaged (true), not (false), unchanged (absent or null).",
     "late": "The slip was late: true or false (as the console's box; '1'/'0' also read).",
+    "fallacious": "FISF 2023 5.3.3, the arbiter's decision: the word forms a fallacious "
+    "junction (true: ruled 0), not (false), unchanged (absent or null).",
     "round": "The round's number in the game.",
     "table": "The player's table number.",
     "score": "The announced score.",

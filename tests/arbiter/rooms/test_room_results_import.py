@@ -422,3 +422,19 @@ def test_an_import_is_audited_with_who_the_files_hash_and_what_it_added(
         "rulings_added": 6,
         "rulings_changed": 0,
     }
+
+
+def test_a_file_ruled_by_another_rulebook_is_refused(host, director, elsewhere) -> None:
+    """A room plays by its host's rulebook: a file whose rulings were made by another (FISF
+    2023 against before-2023, docs/rules.md) would not compare with the other rooms'."""
+    remote = room_create(host=host, name="Montréal", actor=director, remote=True)
+    document = room_results(elsewhere)
+    assert document["room"]["rulebook"] == remote.rulebook == "fisf-2023"
+    other = {**document, "room": {**document["room"], "rulebook": "before-2023"}}
+    with pytest.raises(RoomResultsError) as refused:
+        room_results_import(room=remote, raw=_file(other), actor=director)
+    assert refused.value.errors == [
+        "The file's rulings were made by the rulebook before-2023; Montréal plays by "
+        "fisf-2023: its standings would not compare with the other rooms'."
+    ]
+    room_results_import(room=remote, raw=_file(document), actor=director)

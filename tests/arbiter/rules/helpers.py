@@ -10,7 +10,7 @@ import datetime as dt
 import pytest
 
 from arbiter.junctions import junction_runs
-from arbiter.rules import Policy, RoundJudge, Slip, score_counts
+from arbiter.rules import Policy, RoundJudge, Rulebook, Slip, score_counts
 from arbiter.services import clock, publishing, racks, scoring
 from arbiter.services.slips import slip_submit
 from engine.board import Board
@@ -40,6 +40,13 @@ def board_of(*plays: str) -> Board:
     return board
 
 
+# The rule tests of rules.md's cases 1 to 22 hold the rulebook events were ruled by before the
+# regulation in force ("before-2023": an event played before keeps its standings to the point);
+# the articles of the FISF 2023 text are tested in test_fisf_2023_*.py, with FISF_2023.
+BEFORE_2023 = Policy(rulebook=Rulebook.BEFORE_2023)
+FISF_2023 = Policy(rulebook=Rulebook.FISF_2023)
+
+
 def judge(
     board: Board,
     rack: str = RACK,
@@ -56,12 +63,13 @@ def judge(
         round_number=round_number,
         top_score=moves[0].score if moves else 0,
         score_counts=score_counts(m.score for m in moves),
-        policy=policy or Policy(),
+        policy=policy or BEFORE_2023,
     )
 
 
 def rule(board: Board, rack: str, slip: Slip, **policy: int | bool):
-    return judge(board, rack, policy=Policy(**policy)).rule(slip)  # type: ignore[arg-type]
+    rulebook = policy.pop("rulebook", Rulebook.BEFORE_2023)
+    return judge(board, rack, policy=Policy(rulebook=rulebook, **policy)).rule(slip)  # type: ignore[arg-type]
 
 
 def worth(board: Board, ref: str, word: str, rack: str = RACK) -> int:
@@ -105,7 +113,14 @@ ROUND_2 = T0 + dt.timedelta(minutes=10)
 
 @pytest.fixture
 def paper_room() -> list[Player]:
-    event = EventFactory(solo_min_players=3)
+    event = EventFactory(solo_min_players=3, rulebook=Rulebook.BEFORE_2023)
+    return [PlayerFactory(event=event, name=n, table=i + 1) for i, n in enumerate(NAMES)]
+
+
+@pytest.fixture
+def paper_room_2023() -> list[Player]:
+    """The same room, its event ruled by the regulation in force."""
+    event = EventFactory(solo_min_players=3, rulebook=Rulebook.FISF_2023)
     return [PlayerFactory(event=event, name=n, table=i + 1) for i, n in enumerate(NAMES)]
 
 

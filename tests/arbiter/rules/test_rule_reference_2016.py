@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from arbiter.rules import Article, Code, Policy, RoundJudge, Slip
+from arbiter.rules import Article, Code, Policy, RoundJudge, Rulebook, Slip
 from arbiter.services import corrections
 from engine.board import Board
 from engine.lexicon import Lexicon
@@ -69,9 +69,9 @@ def test_in_round_one_there_is_no_reference_penalty_to_give() -> None:
 
 
 def test_without_the_2016_rule_a_wrong_reference_is_zero(horn: Board) -> None:
-    ruled = judge(horn, "AFMXYZQ", policy=Policy(reference_rule_2016=False)).rule(
-        Slip("FARM", "9F", 9)
-    )
+    ruled = judge(
+        horn, "AFMXYZQ", policy=Policy(rulebook=Rulebook.BEFORE_2023, reference_rule_2016=False)
+    ).rule(Slip("FARM", "9F", 9))
     assert (ruled.code, ruled.net) == (Code.BAD_REFERENCE, 0)
 
 
@@ -136,7 +136,7 @@ def test_the_2016_rule_needs_an_announced_score(round_2: RoundJudge) -> None:
 
 def test_the_2016_penalty_is_the_events_and_the_top_is_found_through_it(horn: Board) -> None:
     best = generate(horn, RACK, ENABLE, EN)[0]
-    j = judge(horn, policy=Policy(reference_penalty=3))
+    j = judge(horn, policy=Policy(rulebook=Rulebook.BEFORE_2023, reference_penalty=3))
     ruled = j.rule(Slip(best.word, "", best.score))
     assert (ruled.code, ruled.penalty, ruled.net) == (
         Code.REFERENCE_PENALTY,

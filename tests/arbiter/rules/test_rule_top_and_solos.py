@@ -8,7 +8,7 @@ import datetime as dt
 
 import pytest
 
-from arbiter.rules import Code, Policy, RoundJudge, Slip, score_counts, solo_winner
+from arbiter.rules import Code, Policy, RoundJudge, Rulebook, Slip, score_counts, solo_winner
 from arbiter.services import clock, publishing, racks, scoring
 from arbiter.services.slips import slip_submit
 from engine.board import Board
@@ -45,11 +45,11 @@ def test_the_top_ranks_first_and_is_marked_found() -> None:
 
 
 def test_a_solo_needs_one_finder_and_enough_players() -> None:
-    policy = Policy()
-    assert solo_winner([42], 16, policy) == 42
-    assert solo_winner([42], 15, policy) is None
-    assert solo_winner([42, 43], 100, policy) is None
-    assert solo_winner([], 100, policy) is None
+    policy = Policy(rulebook=Rulebook.BEFORE_2023)
+    assert solo_winner(policy, 16, finders=[42]) == 42
+    assert solo_winner(policy, 15, finders=[42]) is None
+    assert solo_winner(policy, 100, finders=[42, 43]) is None
+    assert solo_winner(policy, 100, finders=[]) is None
 
 
 def test_ranks_count_the_placements_scoring_more() -> None:
@@ -81,10 +81,10 @@ def test_ranks_share_equal_scores_and_count_every_placement_above() -> None:
 
 
 def test_a_solo_is_the_one_finder_once_enough_players_play() -> None:
-    policy = Policy(solo_min_players=3)
-    assert solo_winner(iter([7]), 3, policy) == 7
-    assert solo_winner([7], 2, policy) is None
-    assert solo_winner([7, 8], 3, policy) is None
+    policy = Policy(rulebook=Rulebook.BEFORE_2023, solo_min_players=3)
+    assert solo_winner(policy, 3, finders=iter([7])) == 7
+    assert solo_winner(policy, 2, finders=[7]) is None
+    assert solo_winner(policy, 3, finders=[7, 8]) is None
 
 
 # -- through the services (the rulebook game: round 1 played, round 2 open) ------------------------
