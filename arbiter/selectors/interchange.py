@@ -53,6 +53,7 @@ from engine.tiles import TileSet, rack_notation
 from engine.validate import move_from_tiles
 from tournament.errors import ApplicationError
 from tournament.models import Event, Game, Player, Round, Ruling
+from tournament.models.choices import Rulebook
 from tournament.selectors import round_in_play
 from tournament.sigles import ResultLine, sigles_lines
 from tournament.vocabulary import ruling_total
@@ -94,6 +95,7 @@ class EliotExport:
     # (name, table, round, how many): warnings Eliot's file cannot hold as warnings (a second
     # in one round: a disciplinary one beside the slip's, rules.md case 21)
     unheld: tuple[tuple[str, int, int, int], ...] = ()
+    rulebook: str = ""  # the event's (``Event.rulebook``), named in the file's comments
 
 
 def _why(ruling: Ruling, here: int, eliot: int) -> str:
@@ -271,7 +273,9 @@ def eliot_export(game: Game) -> EliotExport:
         players=tuple(EliotPlayer(p.name, table) for p, table in players),
         turns=tuple(turns),
     )
-    return EliotExport(written, _gaps(sources), _unheld_warnings(sources))
+    return EliotExport(
+        written, _gaps(sources), _unheld_warnings(sources), rulebook=game.event.rulebook
+    )
 
 
 def _unheld_warnings(sources: _Sources) -> tuple[tuple[str, int, int, int], ...]:
@@ -320,13 +324,16 @@ def _eliot_move(judge: RoundJudge | None, ruling: Ruling | None) -> EliotMove:
 
 
 def eliot_notes(export: EliotExport) -> list[str]:
-    """What the file cannot hold, one sentence per player, for its XML comments."""
+    """What the file cannot hold, one sentence per player, for its XML comments; first, the
+    rulebook the game was ruled by (docs/rules.md)."""
     notes = [
+        gettext("Ruled by: %(rulebook)s (%(code)s).")
+        % {"rulebook": Rulebook(export.rulebook).label, "code": export.rulebook},
         gettext(
             "Eliot counts warnings from its own settings; this file assumes its defaults, "
             "%(free)d warnings free and %(value)d points for each one beyond."
         )
-        % {"free": ELIOT_WARNINGS_LIMIT, "value": ELIOT_PENALTY_VALUE}
+        % {"free": ELIOT_WARNINGS_LIMIT, "value": ELIOT_PENALTY_VALUE},
     ]
     for name, table, number, count in export.unheld:
         notes.append(

@@ -85,6 +85,9 @@ ROUND_TWO = [
     ("OMEA", "9E", 7, False, False),  # case 17: the final letter changed
     ("FAME", "", 26, False, False),  # case 19: the score fits two placements
     ("FAME", "ORN", 26, False, False),  # case 13: the junction letters fit both, one score
+    ("FARM", "F8", 9, False, False),  # FISF 2023 5.3: an inverted reference (before: 0)
+    ("FARM", "F8", 12, False, False),  # FISF 2023 5.3.2: inverted, the score wrong
+    ("AERO", "9F", 4, False, False),  # FISF 2023 5.6: AERO 8F is worth 4: the penalty, a zero
 ]
 PAPER_ONLY = [
     ("FARM", "8F", 9, True, False),  # rule 6: late (the arbiter says so)
@@ -92,7 +95,9 @@ PAPER_ONLY = [
 ]
 
 
-def cli(board: list[str], rack: str, number: int, slips: list[tuple[Any, ...]]) -> list[dict]:
+def cli(
+    board: list[str], rack: str, number: int, slips: list[tuple[Any, ...]], rulebook: str
+) -> list[dict]:
     lines = [
         json.dumps(
             {
@@ -101,6 +106,7 @@ def cli(board: list[str], rack: str, number: int, slips: list[tuple[Any, ...]]) 
                 "rack": rack,
                 "round": number,
                 "slip": {"word": w, "ref": r, "score": s, "late": late, "multiple": multiple},
+                "policy": {"rulebook": rulebook},
             }
         )
         for w, r, s, late, multiple in slips
@@ -135,8 +141,8 @@ def stored(player: Player, round: Round) -> dict[str, Any]:
 class Night:
     """An event with a player per slip and channel, an arbiter, and the game being played."""
 
-    def __init__(self, cases: int) -> None:
-        self.event: Event = EventFactory(slug="channels", solo_min_players=99)
+    def __init__(self, cases: int, rulebook: str) -> None:
+        self.event: Event = EventFactory(slug="channels", solo_min_players=99, rulebook=rulebook)
         self.phones = [PlayerFactory(event=self.event, table=i + 1) for i in range(cases)]
         self.papers = [PlayerFactory(event=self.event, table=101 + i) for i in range(cases)]
         self.arbiter = UserFactory(username="arbiter")
@@ -186,12 +192,15 @@ def compare(night: Night, round: Round, slips: list[tuple[Any, ...]], rulings: l
             assert stored(night.phones[i], round) == expected, ("phone", slip)
 
 
-def test_the_same_slip_gets_the_same_ruling_from_phone_paper_and_the_ruling_cli() -> None:
-    night = Night(len(ROUND_TWO) + len(PAPER_ONLY))
+@pytest.mark.parametrize("rulebook", ["fisf-2023", "before-2023"])
+def test_the_same_slip_gets_the_same_ruling_from_phone_paper_and_the_ruling_cli(
+    rulebook: str,
+) -> None:
+    night = Night(len(ROUND_TWO) + len(PAPER_ONLY), rulebook)
     first = night.open("HORNAEI", T0)
     night.hand_in(first, FIRST_MOVE, T0 + dt.timedelta(seconds=30))
     scored = night.score(first, T0 + CLOSING)
-    compare(night, scored, FIRST_MOVE, cli(["." * 15] * 15, "HORNAEI", 1, FIRST_MOVE))
+    compare(night, scored, FIRST_MOVE, cli(["." * 15] * 15, "HORNAEI", 1, FIRST_MOVE, rulebook))
     publishing.round_top_choose(round=scored, ref="H6", word="HORN", actor=None)
     publishing.round_publish(round=scored, actor=None, now=T0 + CLOSING)
 
@@ -200,9 +209,17 @@ def test_the_same_slip_gets_the_same_ruling_from_phone_paper_and_the_ruling_cli(
     night.hand_in(second, slips, ROUND_2 + dt.timedelta(seconds=30))
     scored = night.score(second, ROUND_2 + CLOSING)
     board = list(Game.objects.get(pk=night.game.pk).board)
-    rulings = cli(board, "AFMEIO?", 2, slips)
+    rulings = cli(board, "AFMEIO?", 2, slips, rulebook)
     compare(night, scored, slips, rulings)
     codes = {r["code"] for r in rulings}
+    articles = {r["article"] for r in rulings}
+    if rulebook == "fisf-2023":
+        assert {"FISF 2023 · " + a for a in ("5.3", "5.3.1", "5.3.2", "5.3.3", "5.5", "5.6")} <= (
+            articles
+        ), articles
+        assert {"FISF 2023 · 5.4.1.a", "FISF 2023 · 5.4.1.d", "FISF 2023 · 5.7"} <= articles
+        assert "final_letter_penalty" not in codes
+        return
     assert codes >= {
         "valid",
         "valid_warning",
@@ -215,6 +232,5 @@ def test_the_same_slip_gets_the_same_ruling_from_phone_paper_and_the_ruling_cli(
         "multiple",
         "final_letter_penalty",
     }, codes
-    articles = {r["article"] for r in rulings}
     assert articles >= {"13", "14", "15", "16", "17 · FISF 5.3.1", "18 · FISF 5.3.1"}, articles
     assert "19 · FISF 5.3.2" in articles, articles

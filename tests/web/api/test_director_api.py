@@ -70,6 +70,28 @@ def test_someone_signed_in_creates_an_event_and_directs_it(room) -> None:
     assert [e["slug"] for e in client_of(otto).get("/api/v1/events").json()] == [data["slug"]]
 
 
+@pytest.mark.django_db
+def test_an_event_is_ruled_by_the_regulation_in_force_unless_it_says_before_2023(room) -> None:
+    """docs/rules.md: the rulebook is chosen at creation (``rulebook``), named in the policy
+    and the phones' state, and kept once a round is scored (tests/arbiter/rules)."""
+    otto = UserFactory(username="otto")
+    body = {"name": "Spring cup", "starts_on": "2026-12-05"}
+    made = client_of(otto).post("/api/v1/events", body, format="json").json()
+    assert made["policy"]["rulebook"] == "fisf-2023"
+    replay = client_of(otto).post(
+        "/api/v1/events", {**body, "name": "Replay", "rulebook": "before-2023"}, format="json"
+    )
+    assert replay.status_code == 201 and replay.json()["policy"]["rulebook"] == "before-2023"
+    changed = client_of(otto).patch(
+        f"/api/v1/events/{made['slug']}", {"rulebook": "before-2023"}, format="json"
+    )
+    assert changed.status_code == 200 and changed.json()["policy"]["rulebook"] == "before-2023"
+    kept = client_of(otto).patch(
+        f"/api/v1/events/{made['slug']}", {"round_seconds": 150}, format="json"
+    )
+    assert kept.json()["policy"]["rulebook"] == "before-2023"  # a PATCH without it keeps it
+
+
 @pytest.mark.parametrize(
     ("body", "says"),
     [
@@ -78,6 +100,7 @@ def test_someone_signed_in_creates_an_event_and_directs_it(room) -> None:
         ({"name": "X", "starts_on": "2026-12-05", "colour": "red"}, "Not a field of this call"),
         ({"name": "X", "starts_on": "2026-12-05", "round_seconds": 20}, "warning time"),
         ({"name": "X", "starts_on": "2026-12-05", "tile_set": "xx"}, "tile_set"),
+        ({"name": "X", "starts_on": "2026-12-05", "rulebook": "2016"}, "rulebook"),
     ],
 )
 @pytest.mark.django_db

@@ -90,6 +90,7 @@ def test_the_state_carries_the_events_warning_time_and_time_zone(
     Event.objects.filter(pk=room.pk).update(warning_seconds=45, time_zone="Europe/Paris")
     event = phone(ann).get(STATE).json()["event"]
     assert (event["warning_seconds"], event["time_zone"]) == (45, "Europe/Paris")
+    assert event["rulebook"] == "fisf-2023"  # the regulation the phone's rulings follow
     assert phone(ann).get(STATE).json()["slips"] == []
 
 

@@ -93,6 +93,8 @@ def test_disciplinary_warnings_eliot_cannot_hold_are_in_the_comments_and_their_c
     ]
     text = eliot_bytes(played).decode()
     assert "disciplinary warning" in text and f"round {second.number}" in text
+    rulebook = played.event.rulebook
+    assert f"Ruled by: {played.event.get_rulebook_display()} ({rulebook})." in text
     eliot = eliot_read(eliot_bytes(played))
     stats = eliot.stats(
         warnings_free=played.event.warnings_free, warning_penalty=played.event.warning_penalty
