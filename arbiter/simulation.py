@@ -109,6 +109,7 @@ def simulate_event(
     round_seconds: int = POLICY_DEFAULTS.round_seconds,
     mix: Mix | None = None,
     start: dt.datetime | None = None,
+    rulebook: str = "fisf-2023",
 ) -> dict[str, Any]:
     """Create an event, play it, and return a summary (what ``simulate_event --json`` prints)."""
     if players < 1 or games < 1:
@@ -123,6 +124,7 @@ def simulate_event(
         starts_on=now.date(),
         actor=None,
         round_seconds=round_seconds,
+        rulebook=rulebook,
     )
     roster = [
         player_register(
