@@ -23,7 +23,7 @@ from arbiter.rules.base import JudgeBase, Ruled, Slip, Where
 from arbiter.rules.readings import Reading, circlings
 from arbiter.rules.rulebook import Code, Fisf2023
 from engine.move import Move
-from engine.notation import Direction
+from engine.notation import SIZE, Direction
 from engine.validate import Fault, Verdict
 from tournament.vocabulary import gettext_noop as _
 
@@ -470,7 +470,7 @@ class Fisf2023Judge(JudgeBase):
         return Move(move.row, move.col, move.direction, word)
 
     def _tiles_on_board(self) -> int:
-        return sum(1 for row in range(15) for col in range(15) if self.board[row, col])
+        return sum(1 for row in range(SIZE) for col in range(SIZE) if self.board[row, col])
 
 
 def _board_order(move: Move) -> tuple[int, int, int]:

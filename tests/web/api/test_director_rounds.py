@@ -132,6 +132,43 @@ def test_amend_takes_a_rulings_id_and_json_booleans_as_late_does(room) -> None:
 
 
 @pytest.mark.django_db
+def test_amend_and_slip_say_the_arbiters_fallacious_junction(room) -> None:
+    """FISF 2023 5.3.3: the arbiter decides that a word forms a fallacious junction; the slip
+    is marked and ruled again (its rulings: tests/arbiter/rules/test_fisf_2023_game.py)."""
+    _, director, arbiter = room
+    _published_round(director, arbiter)
+    api = _api(arbiter)
+    ann = next(r for r in _ok(api.get(f"{BASE}/games/1/rounds/1"))["rulings"] if r["name"] == "Ann")
+    marked = _ok(
+        api.post(
+            f"{BASE}/games/1/amend",
+            {"ruling": ann["id"], "fallacious": True, "reason": "ZZZ forms a plausible word"},
+            format="json",
+        )
+    )
+    assert Submission.objects.get(player__name="Ann", is_current=True).fallacious is True
+    again = _ok(  # the slip ruled again: a new ruling, its id in the answer
+        api.post(
+            f"{BASE}/games/1/amend",
+            {"ruling": marked["ruling"], "fallacious": False, "reason": "it does not"},
+            format="json",
+        )
+    )
+    assert Submission.objects.get(player__name="Ann", is_current=True).fallacious is False
+    refused = api.post(
+        f"{BASE}/games/1/amend",
+        {"ruling": again["ruling"], "fallacious": "perhaps", "reason": "?"},
+        format="json",
+    )
+    assert refused.status_code == 400 and refused.json()["code"] == "not_yes_or_no"
+    _ok(api.post(f"{BASE}/games/1/draw", {}, format="json"))
+    _ok(api.post(f"{BASE}/games/1/open", {}, format="json"))
+    typed = {"table": 2, "ref": "A1", "word": "QQQ", "score": 9, "fallacious": True}
+    slip = _ok(api.post(f"{BASE}/games/1/slip", typed, format="json"))["slip"]
+    assert Submission.objects.get(pk=slip).fallacious is True
+
+
+@pytest.mark.django_db
 def test_a_disciplinary_warning_is_given_and_withdrawn_by_its_id(room) -> None:
     _, director, arbiter = room
     _published_round(director, arbiter)
