@@ -32,6 +32,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument(
+        "--rulebook",
+        choices=("fisf-2023", "before-2023"),
+        default="fisf-2023",
+        help="the event's rulebook (docs/rules.md; default the regulation in force)",
+    )
+    parser.add_argument(
         "--round", type=int, default=6, help="which round of the game to time (default 6, mid-game)"
     )
     parser.add_argument(
@@ -71,7 +77,7 @@ def main() -> int:
 
     call_command("migrate", verbosity=0)
     start = dt.datetime(2026, 5, 1, 20, 0, tzinfo=dt.UTC)
-    event = event_create(name="Bench", starts_on=start.date(), actor=None)
+    event = event_create(name="Bench", starts_on=start.date(), actor=None, rulebook=args.rulebook)
     Player.objects.bulk_create(
         [Player(event=event, name=f"Player {i}", table=i + 1) for i in range(args.players)]
     )

@@ -116,10 +116,18 @@ class JudgeBase:
     )
     _ruled: dict[Slip | None, Ruled] = field(default_factory=dict, repr=False)
     _circlings: dict[Move, list[Verdict]] = field(default_factory=dict, repr=False)
+    _wheres: dict[str, Where] = field(default_factory=dict, repr=False)
 
     def _where(self, slip: Slip) -> Where:
-        """Where ``slip`` says its word lies (``Where``)."""
-        ref = slip.ref.strip().upper()
+        """Where ``slip`` says its word lies (``Where``; memoised: many slips give the same
+        reference)."""
+        where = self._wheres.get(slip.ref)
+        if where is None:
+            where = self._wheres[slip.ref] = self._where_read(slip.ref)
+        return where
+
+    def _where_read(self, written: str) -> Where:
+        ref = written.strip().upper()
         direction = ref_direction(ref)
         if direction is None and is_junction(ref):
             return Where(ref, junction=ref)

@@ -16,6 +16,7 @@ them; docs/rules.md says so.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from arbiter.junctions import FULL_JUNCTION, altered, extended_length, junction_runs
@@ -24,6 +25,7 @@ from arbiter.rules.readings import Reading, circlings
 from arbiter.rules.rulebook import Code, Fisf2023
 from engine.move import Move
 from engine.notation import SIZE, Direction
+from engine.tiles import BLANK
 from engine.validate import Fault, Verdict
 from tournament.vocabulary import gettext_noop as _
 
@@ -65,8 +67,10 @@ class Fisf2023Judge(JudgeBase):
         if exact is not None:
             return exact
         places = self.correct_places_5_3(word, where)
-        penalised = self.penalty_5_3_3(word, where, slip)
-        return self.retained_5_4_2_b(slip, places, penalised) or self.zero_5_4_1(word, where)
+        retained = self.retained_5_4_2_b(
+            slip, places, lambda: self.penalty_5_3_3(word, where, slip)
+        )
+        return retained or self.zero_5_4_1(word, where)
 
     # -- 5.3: the acceptable solutions ---------------------------------------------------------
 
@@ -77,9 +81,8 @@ class Fisf2023Judge(JudgeBase):
         if where.square is None:
             return None
         row, col, direction = where.square
-        move = Move(row, col, direction, word)
-        written = next((v for v in self._circled(move) if v.move == move), None)
-        if written is None or written.score != slip.announced:
+        written = self._verdict(Move(row, col, direction, word))
+        if not written.valid or written.score != slip.announced:
             return None
         return self.one_warning_5_8(Paid(written, written.score, Fisf2023.ACCEPTABLE_EXACT))
 
@@ -242,12 +245,16 @@ class Fisf2023Judge(JudgeBase):
         if slip.announced is None:
             return None
         sense = where.direction if where.square is not None else None
-        at_score = [
-            v
-            for reading in self._readings_of(word, sense)
-            for v in self._circled(self._as_written(reading, word))
-            if v.score == slip.announced
+        readings = [
+            r
+            for r in self._readings_of(word, None)
+            if sense is None or (r.verdict.move is not None and r.verdict.move.direction is sense)
         ]
+        if BLANK in self.rack:  # a score existing for any circling of the word (5.3)
+            legal = [v for r in readings for v in self._circled(self._as_written(r, word))]
+        else:
+            legal = [r.verdict for r in readings]
+        at_score = [v for v in legal if v.score == slip.announced]
         if not at_score:
             return None
         verdict = at_score[0]
@@ -304,7 +311,7 @@ class Fisf2023Judge(JudgeBase):
     # -- 5.4: the slip's treatment -------------------------------------------------------------
 
     def retained_5_4_2_b(
-        self, slip: Slip, places: list[Place], penalised: Ruled | None
+        self, slip: Slip, places: list[Place], penalty: Callable[[], Ruled | None]
     ) -> Ruled | None:
         """5.4.2.b: "si le bulletin comporte plusieurs solutions acceptables, notamment si un mot
         joué correspond à plusieurs solutions acceptables, c'est celle rapportant le plus de
@@ -317,10 +324,11 @@ class Fisf2023Judge(JudgeBase):
         score, le score minimal est attribué".
 
         So: a place worth the announced score (5.3.1), one without a warning first; else the
-        slip's own reference, right, or its one place: the more of its 5.3.2 score and
-        ``penalised``, the 5.3.3 elsewhere; else, several places, the least of their 5.3.2
-        scores, with a warning (a fallacious junction the arbiter saw: 0); with no correct
-        place, ``penalised``. None when there is nothing acceptable at all."""
+        slip's own reference, right, or its one place: the more of its 5.3.2 score and the
+        5.3.3 elsewhere (``penalty``, asked only when it could pay more); else, several
+        places, the least of their 5.3.2 scores, with a warning (a fallacious junction the
+        arbiter saw: 0); with no correct place, the 5.3.3. None when there is nothing
+        acceptable at all."""
         solutions = [self.paid_5_3_1_or_5_3_2(place, slip) for place in places]
         exact = [s for s in solutions if s.points == slip.announced]
         if exact:
@@ -328,11 +336,13 @@ class Fisf2023Judge(JudgeBase):
         own = [s for s, place in zip(solutions, places, strict=True) if place.written]
         if own or len(solutions) == 1:
             only = (own or solutions)[0]
+            could = (slip.announced or 0) - self.policy.reference_penalty > only.points
+            penalised = penalty() if could else None
             if penalised is not None and penalised.net > only.points:
                 return penalised
             return self.one_warning_5_8(only)
         if not solutions:
-            return penalised
+            return penalty()
         if slip.fallacious:
             return Ruled(
                 Code.FALLACIOUS,

@@ -19,6 +19,10 @@ from tests.arbiter.rules.helpers import (
     judge,
     worth,
 )
+from tests.arbiter.test_rules_properties import BEFORE_2023 as OLD
+from tests.arbiter.test_rules_properties import FISF_2023 as NEW
+from tests.arbiter.test_rules_properties import judge as judged
+from tests.arbiter.test_rules_properties import position
 
 
 def fisf(board: Board, slip: Slip, rack: str = "AFMEIOT", round_number: int = 2):
@@ -304,3 +308,17 @@ def test_5_7_a_word_not_written_in_full_is_a_zero(horn: Board) -> None:
     # 17, the 2010 amendments), the final letter left out cost 5 points.
     assert fisf(horn, Slip("OME", "9E", 7)).net == 0
     assert before(horn, Slip("OME", "9E", 7)).net == 2
+
+
+def test_4_3_2_junction_letters_prefer_the_place_circled_as_written() -> None:
+    # Seed 2's round 2 (rack DLOSUU?): DOIt at 6F and DOiT at 5E are both worth 8 and join NTI.
+    # 5.3.1: the place where the circling written is legal, with no warning; before 2023 (case
+    # 13) the first placement in board order, re-marked with the blanks' warning.
+    board, rack, moves = position(2, 2)
+    assert rack == "DLOSUU?"
+    slip = Slip("DOIt", "NTI", 8)
+    new = judged(board, rack, 2, moves, NEW).rule(slip)
+    assert (new.code, new.points, new.warning) == (Code.VALID, 8, False)
+    assert {col for _row, col, _tile in new.placed} == {5}  # column 6: DOIt at 6F
+    old = judged(board, rack, 2, moves, OLD).rule(slip)
+    assert (old.code, old.points, old.warning) == (Code.VALID_WARNING, 8, True)
