@@ -270,6 +270,7 @@
       else if (left <= warningSeconds()) cd.className = "countdown warn";
     }
     announceClock(round);
+    $("say-time").hidden = !round || round.status !== "open";
     var submit = $("submit");
     var open = acceptingSlips();
     // Between rounds the form gives way to the results; a receipt or pending slip stays.
