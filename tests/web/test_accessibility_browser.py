@@ -2,11 +2,13 @@
 in Chromium against the WCAG 2.0, 2.1 and 2.2 A and AA rules: in English and in French, at a
 phone's (390x844), a laptop's (1280x800) and a projector's (1920x1080) size, in each state of a
 round a night goes through (open, paused, closed, published, the game over). Any violation
-fails, each listed with its page, state, size, language, rule and the elements it found.
+fails, each listed with its page, state, size, language, rule and the elements it found. The
+projection screen is also checked at 1280x900 and 1024x768, and its text measured: none under
+1.8 % of the screen's height.
 
 axe-core comes from the ``axe-playwright-python`` wheel (pyproject.toml), which carries the npm
-release's ``axe.min.js``; Playwright injects it into each page. One browser for the module, one
-context per size and language, each page visited once in it."""
+release's ``axe.min.js`` (4.12.1); Playwright loads it into each page. One browser for the
+module, one context per size and language, each page visited once in it."""
 
 from __future__ import annotations
 
@@ -64,7 +66,7 @@ OTHER_PAGES = {
 READY: dict[str, str] = {
     "screen": "document.querySelectorAll('#board td').length === 225",
     "public results": "document.querySelectorAll('#board td').length === 225 "
-    "&& document.querySelectorAll('#standings tbody tr').length > 0",
+    "&& document.getElementById('public').dataset.version",
     "phone": "document.getElementById('play').dataset.live === 'live'",
 }
 
@@ -95,17 +97,24 @@ def night_in(state: str) -> tuple[Any, Any, list[Player], Any]:
     return event, game, players, director
 
 
+def with_axe(context: Any) -> Any:
+    """``context`` with axe-core loaded in each page it opens (once, before the page's own
+    scripts, instead of sending its 570 kB at each check)."""
+    from axe_playwright_python.base import AXE_SCRIPT
+
+    context.add_init_script(AXE_SCRIPT)
+    return context
+
+
 def axe_violations(page: Any, where: str) -> list[str]:
     """axe-core's violations of the WCAG A and AA rules on ``page``, one line each."""
-    from axe_playwright_python.sync_playwright import Axe
-
     options = {"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]}
-    found = Axe().run(page, options=options).response["violations"]
+    found = page.evaluate("(options) => axe.run(document, options)", options)["violations"]
     lines = []
     for violation in found:
         nodes = violation["nodes"]
         targets = "; ".join(
-            f"{' '.join(map(str, n['target']))} ({n.get('failureSummary', '').strip()})"
+            f"{' '.join(map(str, n['target']))} ({' '.join(n.get('failureSummary', '').split())})"
             for n in nodes[:4]
         )
         more = f" and {len(nodes) - 4} more" if len(nodes) > 4 else ""
@@ -129,7 +138,7 @@ def check_pages(
     for size, viewport in SIZES.items():
         for language in LANGUAGES:
             page = logged_in(browser, live_server, director, viewport)
-            page.context.add_cookies(
+            with_axe(page.context).add_cookies(
                 [{"name": "django_language", "value": language, "url": live_server.url}]
             )
             visits: list[tuple[str, str, Callable[[], None] | None]] = [
@@ -152,6 +161,54 @@ def check_pages(
     return problems
 
 
+# The projectors a club meets: the screen is checked at each, besides the sizes above.
+PROJECTORS = {
+    "1920x1080": {"width": 1920, "height": 1080},
+    "1280x900": {"width": 1280, "height": 900},
+    "1024x768": {"width": 1024, "height": 768},
+}
+# Every text on the screen, with its size: the tiles' point values (<sub>) aside, which the rack
+# shows larger, and the public results' QR card, which is read up close.
+SCREEN_TEXTS = """() => {
+  const out = [], walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const e = walker.currentNode.parentElement, text = walker.currentNode.textContent.trim();
+    const box = e.getBoundingClientRect();
+    if (!text || !box.width || e.closest('sub, .public-qr')) continue;
+    out.push({text: text.slice(0, 30), size: parseFloat(getComputedStyle(e).fontSize)});
+  }
+  return out;
+}"""
+# The smallest text the back of a room reads: 1.8 % of the screen's height (19 px at 1080,
+# 14 px at 768), the board's coordinates included.
+SMALLEST = 0.018
+
+
+def check_screen(browser: Any, live_server: Any, director: Any, state: str) -> list[str]:  # noqa: F811
+    """The projection screen at each projector's size: axe-core in both languages (1920x1080 is
+    among the sizes of every page), and no text too small to read from the back of the room."""
+    problems: list[str] = []
+    for size, viewport in PROJECTORS.items():
+        for language in LANGUAGES:
+            page = logged_in(browser, live_server, director, viewport)
+            with_axe(page.context).add_cookies(
+                [{"name": "django_language", "value": language, "url": live_server.url}]
+            )
+            page.goto(f"{live_server.url}{ROUND_PAGES['screen']}")
+            page.wait_for_function(READY["screen"])
+            where = f"screen [{state}, {size}, {language}]"
+            if size != "1920x1080":
+                problems += axe_violations(page, where)
+            smallest = SMALLEST * viewport["height"]
+            problems += [
+                f"{where}: {t['text']!r} is {t['size']:.1f}px, under {smallest:.1f}px"
+                for t in page.evaluate(SCREEN_TEXTS)
+                if t["size"] < smallest - 0.05
+            ]
+            page.context.close()
+    return problems
+
+
 @pytest.mark.parametrize("state", STATES)
 def test_the_pages_of_a_round_pass_axe_in_both_languages_at_every_size(
     browser,  # noqa: F811
@@ -162,6 +219,7 @@ def test_the_pages_of_a_round_pass_axe_in_both_languages_at_every_size(
     problems = check_pages(
         browser, live_server, director, players[0], ROUND_PAGES, state, phone=True
     )
+    problems += check_screen(browser, live_server, director, state)
     assert not problems, "\n".join(problems)
 
 
@@ -176,7 +234,7 @@ def test_the_other_pages_of_a_night_pass_axe_in_both_languages_at_every_size(
     # The login page, signed out.
     for size, viewport in SIZES.items():
         for language in LANGUAGES:
-            context = browser.new_context(viewport=viewport)
+            context = with_axe(browser.new_context(viewport=viewport))
             context.add_cookies(
                 [{"name": "django_language", "value": language, "url": live_server.url}]
             )
