@@ -45,11 +45,11 @@ ROUND_PAGES = {
     "slip entry": "/events/club-night/games/1/slips/",
     "screen": "/events/club-night/screen/",
     "public results": "/results/club-night/",
-    "event": "/events/club-night/",
 }
 # Pages a night uses whatever the round does: visited once, with the round open.
 OTHER_PAGES = {
     "events": "/",
+    "event": "/events/club-night/",
     "setup": "/events/club-night/setup/",
     "rulings": "/events/club-night/games/1/rounds/2/rulings/",
     "audit": "/events/club-night/games/1/audit/",
