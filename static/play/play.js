@@ -740,6 +740,10 @@
     if (!round || round.status !== "open" || !round.rack) return;
     var n = round.number, left = secondsLeft(round);
     if (left === null) return;
+    if (round.paused && !said["start:" + n]) {  // first seen with its clock stopped
+      sayOnce("start:" + n, interpolate(gettext("Round %(round)s: the clock is stopped, %(time)s left."), {round: n, time: spoken(left)}, true) + " " + rackText(round.rack));
+      wasPaused[n] = true;
+    }
     sayOnce("start:" + n, interpolate(gettext("Round %(round)s: the clock is running, %(time)s left."), {round: n, time: spoken(left)}, true) + " " + rackText(round.rack));
     if (round.paused) {
       if (!wasPaused[n]) say(interpolate(gettext("Clock stopped: %s left."), [spoken(left)]));

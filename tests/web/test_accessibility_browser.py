@@ -51,6 +51,7 @@ OTHER_PAGES = {
     "events": "/",
     "event": "/events/club-night/",
     "setup": "/events/club-night/setup/",
+    "staff": "/events/club-night/staff/",
     "rulings": "/events/club-night/games/1/rounds/2/rulings/",
     "audit": "/events/club-night/games/1/audit/",
     "moves": "/events/club-night/games/1/rounds/2/moves/",

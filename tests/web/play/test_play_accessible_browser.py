@@ -2,9 +2,9 @@
 alone, and what a screen reader would say read from the page's accessibility tree (Playwright's
 aria snapshots): the rack as a sentence, the board as its words and any square by its reference,
 the round's steps (FISF 3.3: the start, the thirty seconds, the end) in a polite live region,
-the slip's receipt and its ruling. Then what a player needs in the room: large text and a
-vibration at the warning, kept on the phone across a reload, and the screen kept on while the
-round is open.
+the clock stopped and started again, the slip's receipt and its ruling. Then what a player
+needs in the room: large text and a vibration at the warning, kept on the phone across a
+reload, and the screen kept on while the round is open.
 
 The page's clock is Playwright's (``page.clock``), moved on to the warning and the end instead
 of waiting for them; the server keeps the real time."""
@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from arbiter.services import clock
 from tests.web.play.test_play_browser import PHONE, browser, finish, open_now, table  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -105,6 +106,13 @@ def test_a_screen_reader_user_plays_a_whole_round_on_the_phone_with_the_keyboard
     page.keyboard.press("Enter")
     page.wait_for_selector("#receipt[data-state=sent]")
     tree = said(page, "Received by the arbiter. H4 WROTE · 24. Round 1 · received at")
+
+    # The director stops the clock, then starts it again: both said.
+    clock.round_pause(round=r, actor=None, now=timezone.now())
+    said(page, "Clock stopped: ")
+    r.refresh_from_db()
+    clock.round_resume(round=r, actor=None, now=timezone.now())
+    said(page, "The clock runs again: ")
 
     # The time left when asked, then the settings: a vibration at the warning, large text.
     tab_to(page, "say-time", back=True)
