@@ -354,6 +354,7 @@
     renderRound();
     renderResult();
     loadStandings();
+    clearOfTheCard();
   }
 
   /* --- the slip form: format help only (the server rules) ----------------------------- */
@@ -807,7 +808,7 @@
     if (ch && ch !== ".") parts.push(ch === ch.toLowerCase() ? interpolate(gettext("%s, a blank"), [ch.toUpperCase()]) : ch);
     else parts.push(gettext("empty"));
     if (PREMIUM_TEXT[p]) parts.push(PREMIUM_TEXT[p]);
-    out.textContent = ROWS[r] + (c + 1) + ": " + parts.join(", ") + ".";
+    out.textContent = interpolate(gettext("%(square)s: %(what)s."), {square: ROWS[r] + (c + 1), what: parts.join(", ")}, true);
   }
   $("square").addEventListener("input", saySquare);
 
@@ -819,6 +820,7 @@
   })();
   function applySettings() {
     document.documentElement.classList.toggle("large-text", Boolean(settings.large));
+    clearOfTheCard();
     $("large-text").checked = Boolean(settings.large);
     $("vibrate").checked = Boolean(settings.vibrate);
     $("keep-awake").checked = settings.awake !== false;
@@ -859,6 +861,13 @@
     }).catch(function () { wakeAsking = false; awakeNote("unavailable"); });
   }
   document.addEventListener("visibilitychange", keepAwake);
+  // The round's card stays at the top while the page scrolls: what takes the focus is scrolled
+  // into view below it, never under it (WCAG 2.4.11).
+  function clearOfTheCard() {
+    var card = document.querySelector(".round-card");
+    if (card) document.documentElement.style.scrollPaddingTop = Math.ceil(card.getBoundingClientRect().height + 8) + "px";
+  }
+  window.addEventListener("resize", clearOfTheCard);
 
   setInterval(function () { if (state) tick(); if (outbox() && outbox().state === "pending") renderReceipt(); }, 250);
   if (polling) poll(); else connect();

@@ -22,11 +22,15 @@ from tests.web.play.test_play_browser import PHONE, browser, finish, open_now, t
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-# The element that has the focus: what it is, and whether its focus ring shows.
+# The element that has the focus: what it is, whether its focus ring shows, and whether the
+# round's card (which stays at the top as the page scrolls) hides any of it (WCAG 2.4.11).
 FOCUSED = """() => {
   const e = document.activeElement, s = getComputedStyle(e);
+  const card = document.querySelector('.round-card');
+  const box = e.getBoundingClientRect(), over = card.getBoundingClientRect();
   return {id: e.id, tag: e.tagName, ring: e.matches(':focus-visible')
-    && s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2};
+    && s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2,
+    under: !card.contains(e) && box.top < over.bottom && box.bottom > over.top};
 }"""
 # The page's vibrations, as it asked the phone for them (a desktop Chromium has no vibrator).
 VIBRATIONS = """window.__vibrations = [];
@@ -41,6 +45,7 @@ def tab_to(page: Any, element_id: str, *, back: bool = False, limit: int = 40) -
         page.keyboard.press("Shift+Tab" if back else "Tab")
         stop = page.evaluate(FOCUSED)
         assert stop["ring"], f"no visible focus on {stop}"
+        assert not stop["under"], f"{stop} is under the round's card"
         name = page.locator(":focus").aria_snapshot()
         assert re.search(r'"[^"]+"|: \S', name), f"{stop} has no name: {name!r}"
         names.append(name)
