@@ -1,10 +1,10 @@
-"""Every page people use on a night, checked by axe-core (Deque's engine, the field's reference)
-in Chromium against the WCAG 2.0, 2.1 and 2.2 A and AA rules: in English and in French, at a
+"""The pages of a night that follow the round, checked by axe-core (Deque's engine, the field's
+reference) in Chromium against the WCAG 2.0, 2.1 and 2.2 A and AA rules: in English and French, at a
 phone's (390x844), a laptop's (1280x800) and a projector's (1920x1080) size, in each state of a
 round a night goes through (open, paused, closed, published, the game over). Any violation
 fails, each listed with its page, state, size, language, rule and the elements it found. The
 projection screen is also checked at 1280x900 and 1024x768, and its text measured: none under
-1.8 % of the screen's height.
+1.8 % of the screen's height. The other pages of a night: test_accessibility_pages_browser.py.
 
 axe-core comes from the ``axe-playwright-python`` wheel (pyproject.toml), which carries the npm
 release's ``axe.min.js`` (4.12.1); Playwright loads it into each page. One browser for the
@@ -46,23 +46,6 @@ ROUND_PAGES = {
     "screen": "/events/club-night/screen/",
     "public results": "/results/club-night/",
 }
-# Pages a night uses whatever the round does: visited once, with the round open.
-OTHER_PAGES = {
-    "events": "/",
-    "event": "/events/club-night/",
-    "setup": "/events/club-night/setup/",
-    "staff": "/events/club-night/staff/",
-    "rulings": "/events/club-night/games/1/rounds/2/rulings/",
-    "audit": "/events/club-night/games/1/audit/",
-    "moves": "/events/club-night/games/1/rounds/2/moves/",
-    "files": "/events/club-night/files/",
-    "training": "/training/",
-    "event training": "/events/club-night/training/",
-    "history": "/players/L001/history/",
-    "seasons": "/seasons/",
-    "password": "/accounts/password/",
-}
-
 # What a page waits for before it is checked: its script has drawn the state.
 READY: dict[str, str] = {
     "screen": "document.querySelectorAll('#board td').length === 225",
@@ -221,26 +204,4 @@ def test_the_pages_of_a_round_pass_axe_in_both_languages_at_every_size(
         browser, live_server, director, players[0], ROUND_PAGES, state, phone=True
     )
     problems += check_screen(browser, live_server, director, state)
-    assert not problems, "\n".join(problems)
-
-
-def test_the_other_pages_of_a_night_pass_axe_in_both_languages_at_every_size(
-    browser,  # noqa: F811
-    live_server,
-) -> None:
-    event, game, players, director = night_in("open")
-    problems = check_pages(
-        browser, live_server, director, players[0], OTHER_PAGES, "open", phone=False
-    )
-    # The login page, signed out.
-    for size, viewport in SIZES.items():
-        for language in LANGUAGES:
-            context = with_axe(browser.new_context(viewport=viewport))
-            context.add_cookies(
-                [{"name": "django_language", "value": language, "url": live_server.url}]
-            )
-            page = context.new_page()
-            page.goto(f"{live_server.url}/accounts/login/")
-            problems += axe_violations(page, f"login [{size}, {language}]")
-            context.close()
     assert not problems, "\n".join(problems)
