@@ -47,7 +47,13 @@
   }
 
   /* --- network status line ----------------------------------------------------------- */
-  function setNet(kind, text) { var n = $("net"); n.dataset.net = kind; n.textContent = text; }
+  // A screen reader hears the connection lost and back (through the page's live region), not
+  // each change of the polling's pace.
+  function setNet(kind, text) {
+    var n = $("net"), was = n.dataset.net;
+    n.dataset.net = kind; n.textContent = text;
+    if (was !== kind && (kind === "offline" || was === "offline")) say(text);
+  }
 
   function csrfToken() {
     var m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
@@ -646,7 +652,7 @@
         ? "receipt:" + item.created + ":" + item.state + ":" + (item.waiting || "")
         : "slip:" + state.slip.id;
       // The heading, the slip and what follows (the reason of a refusal, the time received).
-      sayOnce(key, parts.slice(0, 3).map(function (p) { return p.textContent.replace(/\s*[.:✓]?\s*$/, ""); }).join(". ") + ".");
+      sayOnce(key, parts.slice(0, 3).map(function (p) { return p.textContent.replace(/\s*[.:✓…]?\s*$/, ""); }).join(". ") + ".");
     }
   }
   // A time on the server clock, in the event's time zone (not the phone's).

@@ -119,6 +119,13 @@ def test_a_screen_reader_user_plays_a_whole_round_on_the_phone_with_the_keyboard
     clock.round_resume(round=r, actor=None, now=timezone.now())
     said(page, "The clock runs again: ")
 
+    # The connection lost, then back: said once each, not at every poll.
+    page.route("**/api/v1/play/state*", lambda route: route.abort())
+    said(page, "Connection lost: reconnecting…")
+    page.unroute("**/api/v1/play/state*")
+    page.clock.fast_forward(30_000)  # the next try, without waiting for its backoff
+    said(page, "Connected · live")
+
     # The time left when asked, then the settings: a vibration at the warning, large text.
     tab_to(page, "say-time", back=True)
     page.keyboard.press("Enter")
