@@ -12,7 +12,6 @@ module, one context per size and language, each page visited once in it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -125,12 +124,10 @@ def check_pages(
             with_axe(page.context).add_cookies(
                 [{"name": "django_language", "value": language, "url": live_server.url}]
             )
-            visits: list[tuple[str, str, Callable[[], None] | None]] = [
-                (name, path, None) for name, path in pages.items()
-            ]
+            visits = list(pages.items())
             if phone:
-                visits.append(("phone", f"/play/{player.token}/", None))
-            for name, path, _ in visits:
+                visits.append(("phone", f"/play/{player.token}/"))
+            for name, path in visits:
                 where = f"{name} [{state}, {size}, {language}]"
                 page.goto(f"{live_server.url}{path}")
                 if name in READY:
