@@ -1,8 +1,9 @@
 """The pages of a night that do not follow the round (the events, the event page, set-up,
-staff, rulings, audit, moves, files, training, history, seasons, password, login), checked by
-axe-core against the WCAG 2.0, 2.1 and 2.2 A and AA rules in English and French at a phone's, a
-laptop's and a projector's size, as tests/web/test_accessibility_browser.py checks the pages of
-each round's state (a module of their own: the suite's workers run the two side by side)."""
+staff, rulings, audit, moves, files, training, history, seasons, password, login, the phone's
+page signed out and for an unknown code), checked by axe-core against the WCAG 2.0, 2.1 and 2.2
+A and AA rules in English and French at a phone's, a laptop's and a projector's size, as
+tests/web/test_accessibility_browser.py checks the pages of each round's state (a module of
+their own: the suite's workers run the two side by side)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,8 @@ OTHER_PAGES = {
     "history": "/players/L001/history/",
     "seasons": "/seasons/",
     "password": "/accounts/password/",
+    "phone signed out": "/play/",  # this context holds no player's cookie
+    "unknown QR code": "/play/not-a-players-code/",
 }
 
 
