@@ -47,7 +47,13 @@
   }
 
   /* --- network status line ----------------------------------------------------------- */
-  function setNet(kind, text) { var n = $("net"); n.dataset.net = kind; n.textContent = text; }
+  // A screen reader hears the connection lost and back (through the page's live region), not
+  // each change of the polling's pace.
+  function setNet(kind, text) {
+    var n = $("net"), was = n.dataset.net;
+    n.dataset.net = kind; n.textContent = text;
+    if (was !== kind && (kind === "offline" || was === "offline")) say(text);
+  }
 
   function csrfToken() {
     var m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
@@ -225,9 +231,10 @@
       if (t === "?") tile.title = gettext("blank");
       var points = valueOf(t);
       if (points !== null) tile.appendChild(el("sub", "pts", String(points)));
+      tile.setAttribute("aria-hidden", "true");  // the sentence below says them
       return tile;
     });
-    rack.replaceChildren.apply(rack, tiles);
+    rack.replaceChildren.apply(rack, [el("span", "visually-hidden rack-text", rackText(round.rack))].concat(tiles));
   }
 
   var STATUS_TEXT = { drawn: pgettext("round", "drawn"), open: pgettext("round", "open"), closed: pgettext("round", "closed"), scored: gettext("being ruled"), published: pgettext("round", "published"), annulled: pgettext("round", "annulled") };
@@ -243,6 +250,8 @@
     }
     if (game && game.status === "finished") badge.textContent = gettext("game over");
     renderRack(round);
+    if (game && game.status === "finished") sayOnce("over:" + game.number, gettext("The game is over."));
+    keepAwake();
     tick();
   }
 
@@ -266,6 +275,8 @@
       if (left <= 0) cd.className = "countdown over";
       else if (left <= warningSeconds()) cd.className = "countdown warn";
     }
+    announceClock(round);
+    $("say-time").hidden = !round || round.status !== "open";
     var submit = $("submit");
     var open = acceptingSlips();
     // Between rounds the form gives way to the results; a receipt or pending slip stays.
@@ -306,6 +317,8 @@
     var me = state.standings;
     if (me) parts.push(el("p", "rank-line", interpolate(gettext("Rank %(rank)s of %(players)s · total %(total)s · gap %(gap)s"), {rank: me.rank, players: me.players, total: me.total, gap: me.gap}, true) + " (" + number(me.top_pct) + "\u00a0%)"));
     box.replaceChildren.apply(box, parts);
+    sayOnce("result:" + result.round + ":" + (ruling ? ruling.code + ruling.total : ""),
+      parts.map(spokenOf).join(" "));
   }
 
   function loadStandings() {
@@ -341,11 +354,13 @@
 
   function render() {
     renderBoard();
+    renderBoardText();
     renderReceipt();
     renderHistory();
     renderRound();
     renderResult();
     loadStandings();
+    clearOfTheCard();
   }
 
   /* --- the slip form: format help only (the server rules) ----------------------------- */
@@ -632,6 +647,13 @@
     }
     box.hidden = !parts.length;
     box.replaceChildren.apply(box, parts);
+    if (parts.length) {
+      var key = item && (!round || item.slip.round === round.number || item.state === "pending")
+        ? "receipt:" + item.created + ":" + item.state + ":" + (item.waiting || "")
+        : "slip:" + state.slip.id;
+      // The heading, the slip and what follows (the reason of a refusal, the time received).
+      sayOnce(key, parts.slice(0, 3).map(function (p) { return p.textContent.replace(/\s*[.:✓…]?\s*$/, ""); }).join(". ") + ".");
+    }
   }
   // A time on the server clock, in the event's time zone (not the phone's).
   // The page's language (its <html lang>) for times and numbers: 14:05:09 either way, 12,5 in French.
@@ -675,6 +697,183 @@
       return li;
     }));
   }
+
+
+  /* --- for a screen reader: what the page says without being asked, the board as text ---- */
+  // A polite live region (#announce): the page adds a line to it at the round's steps (FISF 3.3:
+  // the start, the warning, the end), for a receipt, a refusal, a ruling; a screen reader reads
+  // each line once, after what it is saying. The last few lines are kept.
+  var said = {};
+  function say(text) {
+    var box = $("announce");
+    if (!text || !box) return;
+    box.appendChild(el("p", null, text));
+    while (box.children.length > 4) box.removeChild(box.firstChild);
+  }
+  // A part of the page as a sentence: each of its paragraphs ends with a full stop.
+  function spokenOf(node) {
+    var lines = node.children.length ? Array.prototype.map.call(node.children, spokenOf) : [node.textContent];
+    return lines.map(function (t) { return t.trim().replace(/[.:]?$/, "."); }).join(" ");
+  }
+  function sayOnce(key, text) {
+    if (said[key]) return;
+    said[key] = true;
+    say(text);
+  }
+  // "2 minutes 31 seconds": a time as it is said, not as it is shown.
+  function spoken(seconds) {
+    var s = Math.max(0, Math.ceil(seconds)), m = Math.floor(s / 60), parts = [];
+    s = s % 60;
+    if (m) parts.push(interpolate(ngettext("%s minute", "%s minutes", m), [m]));
+    if (s || !m) parts.push(interpolate(ngettext("%s second", "%s seconds", s), [s]));
+    return parts.join(" ");
+  }
+  // The rack as a sentence: each tile with its points, a blank said as such.
+  function rackText(rack) {
+    var tiles = rack.split("").map(function (t) {
+      var points = valueOf(t), name = t === "?" ? gettext("blank") : t;
+      return points === null ? name : name + " (" + points + ")";
+    });
+    return interpolate(gettext("Rack: %s."), [tiles.join(", ")]);
+  }
+  function secondsLeft(round) {
+    if (round.paused) return round.remaining_seconds || 0;
+    return round.deadline ? Math.max(0, (Date.parse(round.deadline) - serverNow()) / 1000) : null;
+  }
+  var wasPaused = {};
+  // The round's steps, each said once: the clock started (with the rack), stopped and started
+  // again, the warning (and a vibration, where the player asked for one), the end.
+  function announceClock(round) {
+    if (!round || round.status !== "open" || !round.rack) return;
+    var n = round.number, left = secondsLeft(round);
+    if (left === null) return;
+    if (round.paused && !said["start:" + n]) {  // first seen with its clock stopped
+      sayOnce("start:" + n, interpolate(gettext("Round %(round)s: the clock is stopped, %(time)s left."), {round: n, time: spoken(left)}, true) + " " + rackText(round.rack));
+      wasPaused[n] = true;
+    }
+    sayOnce("start:" + n, interpolate(gettext("Round %(round)s: the clock is running, %(time)s left."), {round: n, time: spoken(left)}, true) + " " + rackText(round.rack));
+    if (round.paused) {
+      if (!wasPaused[n]) say(interpolate(gettext("Clock stopped: %s left."), [spoken(left)]));
+      wasPaused[n] = true;
+      return;
+    }
+    if (wasPaused[n]) say(interpolate(gettext("The clock runs again: %s left."), [spoken(left)]));
+    wasPaused[n] = false;
+    if (left > 0 && left <= warningSeconds() && !said["warn:" + n]) {
+      sayOnce("warn:" + n, interpolate(ngettext("%s second left.", "%s seconds left.", Math.ceil(left)), [Math.ceil(left)]));
+      if (settings.vibrate && navigator.vibrate) navigator.vibrate([300, 150, 300]);
+    }
+    if (left <= 0) sayOnce("end:" + n, gettext("Time is up: no more slips for this round."));
+  }
+  $("say-time").addEventListener("click", function () {
+    var round = state && state.round;
+    if (!round || round.status !== "open" || !round.deadline) { say(gettext("No round is open.")); return; }
+    var left = secondsLeft(round);
+    say(round.paused ? interpolate(gettext("Clock stopped: %s left."), [spoken(left)])
+      : left > 0 ? interpolate(gettext("%s left."), [spoken(left)]) : gettext("Time is up: no more slips for this round."));
+  });
+
+  // The words on the board with their references (H4 WROTE across, 5E TREMOLOS down), and any
+  // square asked for by its reference: its letter and its premium.
+  var PREMIUM_TEXT = { T: gettext("triple word"), D: gettext("double word"), t: gettext("triple letter"), d: gettext("double letter") };
+  function boardWords(rows) {
+    var words = [], at = function (r, c) { var ch = rows[r] ? rows[r][c] : "."; return ch && ch !== "." ? ch : null; };
+    [true, false].forEach(function (across) {
+      for (var line = 0; line < 15; line++) {
+        var start = null, word = "";
+        for (var i = 0; i <= 15; i++) {
+          var ch = i < 15 ? (across ? at(line, i) : at(i, line)) : null;
+          if (ch) { if (start === null) start = i; word += ch; continue; }
+          if (word.length >= 2) words.push({ ref: across ? ROWS[line] + (start + 1) : (line + 1) + ROWS[start], word: word, across: across });
+          start = null; word = "";
+        }
+      }
+    });
+    return words;
+  }
+  function renderBoardText() {
+    var list = $("board-words"), words = boardWords(state.board || []);
+    var items = words.map(function (w) {
+      var blanks = w.word.replace(/[A-Z]/g, "");
+      var text = w.ref + " " + w.word.toUpperCase() + ", " + (w.across ? gettext("across") : gettext("down"));
+      if (blanks) text += " (" + interpolate(gettext("blank: %s"), [blanks.toUpperCase().split("").join(", ")]) + ")";
+      return el("li", null, text);
+    });
+    if (!items.length) items = [el("li", null, gettext("No word on the board yet."))];
+    list.replaceChildren.apply(list, items);
+    if ($("square").value) saySquare();
+  }
+  function saySquare() {
+    var v = $("square").value.trim().toUpperCase(), out = $("square-say");
+    var m = /^([A-O])(1[0-5]|[1-9])$/.exec(v), n = /^(1[0-5]|[1-9])([A-O])$/.exec(v);
+    if (!m && !n) { out.textContent = v ? gettext("A square is a row A to O and a column 1 to 15: H8.") : ""; return; }
+    var r = ROWS.indexOf(m ? m[1] : n[2]), c = parseInt(m ? m[2] : n[1], 10) - 1;
+    var rows = (state && state.board) || [], prem = (state && state.premiums) || [];
+    var ch = rows[r] ? rows[r][c] : ".", p = prem[r] ? prem[r][c] : ".";
+    var parts = [];
+    if (ch && ch !== ".") parts.push(ch === ch.toLowerCase() ? interpolate(gettext("%s, a blank"), [ch.toUpperCase()]) : ch);
+    else parts.push(gettext("empty"));
+    if (PREMIUM_TEXT[p]) parts.push(PREMIUM_TEXT[p]);
+    out.textContent = interpolate(gettext("%(square)s: %(what)s."), {square: ROWS[r] + (c + 1), what: parts.join(", ")}, true);
+  }
+  $("square").addEventListener("input", saySquare);
+
+  /* --- in the room: large text, a vibration at the warning, the screen kept on ----------- */
+  // Kept on this phone (localStorage), as the outbox is: a reload keeps them.
+  var SETTINGS_KEY = "dsplay:settings";
+  var settings = (function () {
+    try { return JSON.parse(localStorage.getItem(SETTINGS_KEY)) || {}; } catch (e) { return {}; }
+  })();
+  function applySettings() {
+    document.documentElement.classList.toggle("large-text", Boolean(settings.large));
+    clearOfTheCard();
+    $("large-text").checked = Boolean(settings.large);
+    $("vibrate").checked = Boolean(settings.vibrate);
+    $("keep-awake").checked = settings.awake !== false;
+  }
+  [["large-text", "large"], ["vibrate", "vibrate"], ["keep-awake", "awake"]].forEach(function (pair) {
+    $(pair[0]).addEventListener("change", function () {
+      settings[pair[1]] = $(pair[0]).checked;
+      try { localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings)); } catch (e) { /* private mode */ }
+      applySettings();
+      keepAwake();
+    });
+  });
+  applySettings();
+  // The screen stays on while a round is open (the Wake Lock API, where the browser has it);
+  // the browser lets it go when the page is hidden, and the page asks again when it is back.
+  var wakeLock = null, wakeAsking = false;
+  function awakeNote(kind) {
+    root.dataset.awake = kind;
+    $("awake-note").textContent = kind === "on" ? gettext("The screen stays on until the round ends.")
+      : kind === "unavailable" ? gettext("This browser cannot keep the screen on: touch it now and then.") : "";
+  }
+  function keepAwake() {
+    var round = state && state.round;
+    var want = settings.awake !== false && !!round && round.status === "open" && document.visibilityState === "visible";
+    if (!want) {
+      if (wakeLock) { wakeLock.release().catch(function () {}); wakeLock = null; }
+      if (root.dataset.awake === "on") awakeNote("off");
+      return;
+    }
+    if (wakeLock || wakeAsking) return;
+    if (!navigator.wakeLock) { awakeNote("unavailable"); return; }
+    wakeAsking = true;
+    navigator.wakeLock.request("screen").then(function (lock) {
+      wakeAsking = false;
+      wakeLock = lock;
+      awakeNote("on");
+      lock.addEventListener("release", function () { if (wakeLock === lock) { wakeLock = null; awakeNote("off"); } });
+    }).catch(function () { wakeAsking = false; awakeNote("unavailable"); });
+  }
+  document.addEventListener("visibilitychange", keepAwake);
+  // The round's card stays at the top while the page scrolls: what takes the focus is scrolled
+  // into view below it, never under it (WCAG 2.4.11).
+  function clearOfTheCard() {
+    var card = document.querySelector(".round-card");
+    if (card) document.documentElement.style.scrollPaddingTop = Math.ceil(card.getBoundingClientRect().height + 8) + "px";
+  }
+  window.addEventListener("resize", clearOfTheCard);
 
   setInterval(function () { if (state) tick(); if (outbox() && outbox().state === "pending") renderReceipt(); }, 250);
   if (polling) poll(); else connect();
