@@ -42,6 +42,7 @@ def test_ann_sees_the_open_round_with_rack_board_and_the_server_clock(
         "name": "Spring open",
         "warning_seconds": 30,
         "time_zone": "UTC",
+        "rulebook": "fisf-2023",
     }
     assert state["player"] == {"name": "Ann", "table": 1}
     assert state["game"]["number"] == 1

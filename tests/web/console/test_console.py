@@ -79,9 +79,9 @@ def test_the_director_runs_a_round_from_the_console(client_for, director, game: 
         and b"Publish round 1" in review.content
         and b"WROTE" in review.content
     )
-    # which case of rules.md ruled each slip: the first move (5), no slip (6)
-    assert b'<td class="article">5</td>' in review.content
-    assert b'<td class="article">6</td>' in review.content
+    # which article of the regulation ruled each slip: the first move, no slip
+    assert '<td class="article">FISF 2023 · 5.4.2.a</td>'.encode() in review.content
+    assert '<td class="article">FISF 2023 · 5.7</td>'.encode() in review.content
     assert b">Article</th>" in review.content
     ruling = Ruling.objects.get(round=r, player__name="Bob")
     assert (

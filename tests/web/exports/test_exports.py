@@ -162,7 +162,7 @@ def test_the_slips_sheet_lists_every_ruling_with_what_was_awarded(one_game_event
     }
     for name, number, word, ref, announced, awarded, ruling_label, reason, *_ in rows:
         ruling = by_key[(name, number)]
-        assert awarded == ruling.points + ruling.solo - ruling.penalty
+        assert awarded == ruling.total  # the warning's penalty counted where it was given
         assert ruling_label == ruling.get_code_display()
         assert reason == ruling.reason
         if ruling.submission is not None:

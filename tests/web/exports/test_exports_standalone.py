@@ -69,7 +69,8 @@ def test_the_workbook_opens_on_the_event_its_date_place_word_list_and_rules(
     assert lines["Solo bonus"][0] == played.solo_bonus == 10
     assert lines["Players for a solo"][0] == played.solo_min_players == 3
     assert lines["Free warnings"][0] == 3 and lines["Warning penalty"][0] == 5
-    assert lines["2016 reference rule"][0] == "yes"
+    assert lines["2016 reference rule (before 2023 only)"][0] == "yes"
+    assert lines["Rulebook"][0] == "FISF regulation in force (1 January 2023)"
     assert lines["Publish by itself after (seconds)"][0] == "the director publishes"
     assert lines["Tile set"][0] == played.get_tile_set_display()
     exported = lines["Exported at"]
@@ -140,7 +141,8 @@ def test_a_french_event_sheet_speaks_french(played: Event) -> None:
     assert _rows(book["Tournoi"])[0][:2] == ("Tournoi", "Lyon open")
     assert lines["Lieu"][0] == "Salle Molière"
     assert lines["Liste de mots"][0] == "liste de mots enable (168\xa0548 mots)"
-    assert lines["Règle de référence de 2016"][0] == "oui"
+    assert lines["Règle de référence de 2016 (avant 2023 seulement)"][0] == "oui"
+    assert lines["Règlement appliqué"][0] == "Règlement FISF en vigueur (1er janvier 2023)"
     assert "Exporté le" in lines and "Règlement" in lines
     assert ("Solos", COLUMN_NOTES_FR_SOLOS, "Classement") in _rows(book["Tournoi"])
     notes = {c.value: c.comment for c in next(book["Classement"].iter_rows(max_row=1))}
