@@ -18,6 +18,9 @@ why; nothing is created unless the whole file is clean. Then every player is reg
 in one transaction, with the checks of ``player_register`` (made once for the whole file by
 ``players_check``, the database's unique constraints catching a registration made meanwhile),
 one ``tournament.player.registered`` audit entry each and one ``tournament.players.imported``.
+The licences of an imported list are confirmed (``Player.licence_confirmed``): the director's
+(the importing account's), or the federation's when a superuser or the command line imports it;
+a licence typed at registration never is (rules.md, "A player's history").
 
 Bounded: at most ``MAX_BYTES`` (refused before it is read), ``MAX_ROWS`` players and
 ``MAX_COLUMNS`` columns, a CSV of at most ``MAX_LINES`` lines of ``MAX_FIELDS`` fields (counted in
@@ -43,7 +46,7 @@ from django.utils.translation import get_language, gettext, ngettext
 
 from tournament.categories import age_category_parse, series_parse
 from tournament.errors import ApplicationError
-from tournament.models import Event, Player
+from tournament.models import Event, LicenceConfirmation, Player
 from tournament.services.audit import audit_record, audit_record_many
 from tournament.vocabulary import TABLE_MAX, TABLE_MIN, control_character_in
 
@@ -559,6 +562,11 @@ def players_import(
     """Register every player of the file, or none: raises ``PlayerImportError`` listing
     every bad row."""
     rows = players_check(event=event, file_name=file_name, content=content)
+    confirmed = (
+        LicenceConfirmation.FEDERATION
+        if actor is None or actor.is_superuser
+        else LicenceConfirmation.DIRECTOR
+    )
     players = [
         Player(
             event=event,
@@ -566,6 +574,8 @@ def players_import(
             club=row.club,
             category=row.category,
             licence=row.licence,
+            licence_confirmed=confirmed if row.licence else LicenceConfirmation.TYPED,
+            licence_confirmed_by=actor if row.licence else None,
             table=row.table,
             series=row.series,
             age_category=row.age_category,

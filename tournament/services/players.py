@@ -9,7 +9,7 @@ from django.utils.translation import gettext
 from tournament.categories import age_category_parse, series_parse
 from tournament.changes import TOKEN, change_announce, token_digest
 from tournament.errors import ApplicationError
-from tournament.models import Event, Player
+from tournament.models import Event, LicenceConfirmation, Player
 from tournament.models.player import token_new
 from tournament.services.audit import audit_record
 from tournament.vocabulary import TABLE_MAX, TABLE_MIN, control_character_in
@@ -216,9 +216,11 @@ def player_update(
         table,
     )
     player.series, player.age_category = series, age_category
-    player.save(
-        update_fields=["name", "club", "category", "licence", "table", "series", "age_category"]
-    )
+    fields = ["name", "club", "category", "licence", "table", "series", "age_category"]
+    if licence != before["licence"]:  # a licence typed is nobody's confirmation
+        player.licence_confirmed, player.licence_confirmed_by = LicenceConfirmation.TYPED, None
+        fields += ["licence_confirmed", "licence_confirmed_by"]
+    player.save(update_fields=fields)
     audit_record(
         event=player.event,
         action="tournament.player.updated",
