@@ -48,7 +48,7 @@ from tournament.categories import age_category_parse, series_parse
 from tournament.errors import ApplicationError
 from tournament.models import Event, LicenceConfirmation, Player
 from tournament.services.audit import audit_record, audit_record_many
-from tournament.vocabulary import TABLE_MAX, TABLE_MIN, control_character_in
+from tournament.vocabulary import TABLE_MAX, TABLE_MIN, control_character_in, is_noncharacter
 
 COLUMNS = ("name", "club", "category", "licence", "table", "series", "age_category")
 FIRST_NAME = "first_name"  # joined before the name: "Prénom" "Nom" -> "Prénom Nom"
@@ -455,7 +455,14 @@ def players_check(*, event: Event, file_name: str, content: bytes) -> list[Playe
                 text["name"] = f"{first_name} {text['name']}"
             for key, value in text.items():
                 control = control_character_in(value)
-                if control is not None:
+                if control is not None and is_noncharacter(control):
+                    problems.append(
+                        gettext(
+                            "the %(key)s holds a non-character (U+%(code)04X), which is not text"
+                        )
+                        % {"key": _column_said(key), "code": ord(control)}
+                    )
+                elif control is not None:
                     problems.append(
                         gettext(
                             "the %(key)s holds a control character (U+%(code)04X): write it "

@@ -12,7 +12,7 @@ from tournament.errors import ApplicationError
 from tournament.models import Event, LicenceConfirmation, Player
 from tournament.models.player import token_new
 from tournament.services.audit import audit_record
-from tournament.vocabulary import TABLE_MAX, TABLE_MIN, control_character_in
+from tournament.vocabulary import TABLE_MAX, TABLE_MIN, control_character_in, is_noncharacter
 
 
 def _registration_checked(
@@ -44,6 +44,13 @@ def _registration_checked(
         ("category", category),
     ):
         control = control_character_in(text)
+        if control is not None and is_noncharacter(control):
+            raise ApplicationError(
+                gettext("The %(field)s holds a non-character (U+%(code)04X), which is not text.")
+                % {"field": said[field], "code": ord(control)},
+                code="control_character",
+                data={"field": field},
+            )
         if control is not None:
             raise ApplicationError(
                 gettext(
