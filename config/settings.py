@@ -160,6 +160,15 @@ WEB_THREADS = env_int("WEB_THREADS", 4, minimum=1, maximum=64)
 # loop, before it is answered 503 (the phone sends it again, judged on its first arrival).
 SLIP_HOLD_SECONDS = env_int("SLIP_HOLD_SECONDS", 40, minimum=0, maximum=600)
 
+# Limits on the live routes, per web process (web/limits.py; docs/reliability.md, "Limits on the
+# live routes"): every stream; a token's (or a staff session's) streams; the audience's streams
+# and reads of its state from one client address; the open files kept for the slips and staff.
+LIVE_STREAMS_PER_PROCESS = env_int("LIVE_STREAMS_PER_PROCESS", 5000, minimum=1)
+LIVE_STREAMS_PER_TOKEN = env_int("LIVE_STREAMS_PER_TOKEN", 4, minimum=1, maximum=100)
+LIVE_PUBLIC_STREAMS_PER_ADDRESS = env_int("LIVE_PUBLIC_STREAMS_PER_ADDRESS", 1000, minimum=1)
+PUBLIC_POLLS_PER_ADDRESS = env_int("PUBLIC_POLLS_PER_ADDRESS", 300, minimum=1)
+LIVE_RESERVED_FILES = env_int("LIVE_RESERVED_FILES", 1000, minimum=0)
+
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"

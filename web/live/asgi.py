@@ -19,7 +19,9 @@ puts ``live_application`` in front of Django):
   or 304 when the browser holds it; anything else goes on to Django.
 
 A request these cannot answer (a host the site does not serve, no credentials) goes to Django,
-which answers it as it answers any.
+which answers it as it answers any. Each stream and each read of the audience's state passes
+the process's limits first (``web.limits``): past one, 429 with ``Retry-After`` and a code,
+before any lookup.
 """
 
 from __future__ import annotations
@@ -39,9 +41,11 @@ from django.http import HttpRequest
 from django.http.request import split_domain_port, validate_host
 from django.utils import timezone, translation
 from django.utils.translation import gettext
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 from tournament.changes import token_digest
 from web.authentication import PLAY_COOKIE, play_cookie_token
+from web.limits import Refusal, Ticket, gate
 from web.live.hub import RETRY_MS, Client, Hub, dumps, frame, hub
 from web.live_store import event_key, player_key, store
 from web.outage import DATABASE_DOWN, RETRY_AFTER_SECONDS, database_unavailable_body
@@ -139,6 +143,42 @@ async def _answer(
     await send({"type": "http.response.body", "body": body})
 
 
+def _address(scope: Scope) -> str:
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+async def _refuse(scope: Scope, send: Send, refusal: Refusal) -> None:
+    """429 with ``Retry-After`` and its code, in the reader's language (``web.limits``)."""
+    headers = _headers(scope)
+    language = _language(_cookies(headers), "")
+    if not language:
+        accepted = headers.get(b"accept-language", b"").decode("latin-1")
+        language = next(
+            (
+                translation.get_supported_language_variant(code)
+                for code, _q in parse_accept_lang_header(accepted)
+                if code != "*" and translation.check_for_language(code)
+            ),
+            settings.LANGUAGE_CODE,
+        )
+    with translation.override(language):
+        if refusal.code == "too_many_requests":
+            detail = gettext("Too many requests from this address: try again in %(seconds)s s.")
+        elif refusal.limit == "address":
+            detail = gettext(
+                "Too many live connections from this address: the page asks every few "
+                "seconds instead, and tries again in %(seconds)s s."
+            )
+        else:
+            detail = gettext(
+                "The server holds all the live connections it may: the page asks every few "
+                "seconds instead, and tries again in %(seconds)s s."
+            )
+    body = dumps({"detail": detail % {"seconds": refusal.retry_after}, "code": refusal.code})
+    await _answer(send, 429, body, [(b"retry-after", str(refusal.retry_after).encode())])
+
+
 async def _stream(
     scope: Scope, receive: Receive, send: Send, live_hub: Hub, client: Client
 ) -> None:
@@ -192,6 +232,27 @@ async def _stream(
             await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
+def _admitted(
+    client: Client, *, token: str | None = None, address: str | None = None
+) -> Ticket | Refusal:
+    """The client counted in, or the refusal of a limit reached while it was looked up (the
+    lookups wait for the database: the counts may have moved meanwhile)."""
+    limits = gate()
+    refusal = limits.stream_refusal(public_address=address)
+    if refusal is not None:
+        return refusal
+    return limits.admit(closer=client, token=token, public_address=address)
+
+
+async def _gated_stream(
+    scope: Scope, receive: Receive, send: Send, live_hub: Hub, client: Client, ticket: Ticket
+) -> None:
+    try:
+        await _stream(scope, receive, send, live_hub, client)
+    finally:
+        gate().release(ticket)
+
+
 def _unauthorized(language: str, code: str) -> bytes:
     with translation.override(language):
         if code == "revoked":
@@ -208,6 +269,10 @@ async def phone_stream(scope: Scope, receive: Receive, send: Send, django: ASGIA
     if token is None:
         await django(scope, receive, send)  # no credentials: the API's own 401
         return
+    refusal = gate().stream_refusal()
+    if refusal is not None:
+        await _refuse(scope, send, refusal)
+        return
     live_hub = await hub()
     found = await _player(live_hub, token)
     if found is None:
@@ -218,13 +283,18 @@ async def phone_stream(scope: Scope, receive: Receive, send: Send, django: ASGIA
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
     last = headers.get(b"last-event-id", b"").decode("latin-1") or (query.get("v") or [""])[0]
     client = Client((event_id,), player_id, _language(cookies, language))
+    ticket = _admitted(client, token=f"phone:{token_digest(token)}")
+    if isinstance(ticket, Refusal):
+        await _refuse(scope, send, ticket)
+        return
     live_hub.join(client)
     try:
         await live_hub.catch_up(client, last or None)
     except Exception:
         live_hub.leave(client)
+        gate().release(ticket)
         raise
-    await _stream(scope, receive, send, live_hub, client)
+    await _gated_stream(scope, receive, send, live_hub, client, ticket)
 
 
 async def poll(scope: Scope, receive: Receive, send: Send, django: ASGIApp) -> None:
@@ -302,6 +372,10 @@ async def staff_stream(
     if not session_key:
         await django(scope, receive, send)  # not signed in: Django's answer (the login page)
         return
+    refusal = gate().stream_refusal()
+    if refusal is not None:
+        await _refuse(scope, send, refusal)
+        return
     live_hub = await hub()
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
     events = await live_hub.db(_staff_events, session_key, slug, query.get("rooms") == ["1"])
@@ -315,9 +389,13 @@ async def staff_stream(
         )
         return
     client = Client(events)
+    ticket = _admitted(client, token=f"staff:{token_digest(session_key)}")
+    if isinstance(ticket, Refusal):
+        await _refuse(scope, send, ticket)
+        return
     live_hub.join(client)
     client.put(frame("changed", b"{}"))  # read the state now: it may have moved before this
-    await _stream(scope, receive, send, live_hub, client)
+    await _gated_stream(scope, receive, send, live_hub, client, ticket)
 
 
 def _public_event(slug: str) -> int | None:
@@ -327,6 +405,11 @@ def _public_event(slug: str) -> int | None:
 
 
 async def public_stream(scope: Scope, receive: Receive, send: Send, slug: str) -> None:
+    address = _address(scope)
+    refusal = gate().stream_refusal(public_address=address)
+    if refusal is not None:
+        await _refuse(scope, send, refusal)
+        return
     live_hub = await hub()
     event_id = await live_hub.db(_public_event, slug)
     if event_id is None:
@@ -335,6 +418,10 @@ async def public_stream(scope: Scope, receive: Receive, send: Send, slug: str) -
         )
         return
     client = Client((event_id,), public=True)
+    ticket = _admitted(client, address=address)
+    if isinstance(ticket, Refusal):
+        await _refuse(scope, send, ticket)
+        return
     live_hub.join(client)
 
     async def first_state() -> None:
@@ -354,7 +441,7 @@ async def public_stream(scope: Scope, receive: Receive, send: Send, slug: str) -
 
     task = asyncio.create_task(first_state())
     try:
-        await _stream(scope, receive, send, live_hub, client)
+        await _gated_stream(scope, receive, send, live_hub, client, ticket)
     finally:
         task.cancel()
 
@@ -369,6 +456,10 @@ async def public_state(
 ) -> None:
     from web.public_results import public_body, public_event_cached, public_state_cached
 
+    refusal = gate().poll_refusal(_address(scope))
+    if refusal is not None:
+        await _refuse(scope, send, refusal)
+        return
     event = public_event_cached(slug)
     if event is None:
         await django(scope, receive, send)
