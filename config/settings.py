@@ -363,6 +363,9 @@ ROUNDS_SWEEP_SECONDS = env_int("ROUNDS_SWEEP_SECONDS", 5)
 # A worker runs the health task every HEALTH_HEARTBEAT_SECONDS (sent by beat): /healthz reports
 # the worker missing when its last run is older than three of those.
 HEALTH_HEARTBEAT_SECONDS = env_int("HEALTH_HEARTBEAT_SECONDS", 10, minimum=1)
+# The queues /healthz wants a live consumer for (each worker writes a heartbeat per queue it
+# consumes): the rounds' (celery, tops) and the word lists' compiles (wordlists).
+HEALTH_QUEUES = env_list("HEALTH_QUEUES", ["celery", "tops", "wordlists"])
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "arbiter-rounds-sweep": {
         "task": "arbiter.rounds_sweep",
@@ -417,13 +420,17 @@ if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"redact_tokens": {"()": "web.redaction.RedactTokensFilter"}},
+    "filters": {
+        "redact_tokens": {"()": "web.redaction.RedactTokensFilter"},
+        # A fault's warnings and errors: one line per episode (config/log_episodes.py).
+        "episodes": {"()": "config.log_episodes.OneLinePerEpisode"},
+    },
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
             "formatter": "plain",
-            "filters": ["redact_tokens"],
+            "filters": ["redact_tokens", "episodes"],
         }
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},

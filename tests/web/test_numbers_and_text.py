@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -185,3 +186,15 @@ def test_eliot_xml_is_well_formed_whatever_a_stored_name_holds() -> None:
     root = ET.parse(io.BytesIO(content)).getroot()  # raises when not well-formed
     names = [n.text for n in root.iter("Name")]
     assert "Ann\ufffd\ufffd\ufffd" in names
+
+
+def test_random_bytes_uploaded_as_a_player_list_are_a_coded_400_saying_so(director) -> None:
+    client, event = director
+    content = random.Random(34).randbytes(4000)
+    answer = client.post(
+        f"/api/v1/events/{event.slug}/players/import",
+        {"file": SimpleUploadedFile("players.csv", content)},
+    )
+    assert answer.status_code == 400 and answer.json()["code"] == "bad_file", answer.content
+    said = json.dumps(answer.json()["errors"])
+    assert "not a text file" in said and "Shift-JIS" not in said

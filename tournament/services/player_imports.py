@@ -232,13 +232,47 @@ def _decoded(content: bytes) -> str:
         return content.decode("utf-8")
     except UnicodeDecodeError:
         pass
+    if _binary(content):
+        raise PlayerImportError(
+            [
+                RowError(
+                    None,
+                    gettext(
+                        "The file is not a text file: it holds bytes no text holds (random "
+                        "data, a picture, a document?). Save the list as CSV or .xlsx and "
+                        "import it again."
+                    ),
+                )
+            ]
+        )
     western = _western(content)
     if western is not None:
         return western
-    japanese = content[:4000].decode("shift_jis", errors="ignore")
-    if any("\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff" for ch in japanese):
+    if _japanese(content):
         raise PlayerImportError([_encoding_refused("Shift-JIS")])
     raise PlayerImportError([_encoding_refused("")])
+
+
+def _binary(content: bytes) -> bool:
+    """The head holds control bytes (other than tab, line feed, carriage return, and the
+    form feed some exports leave): no text file in a one-byte encoding or UTF-8 does. Random
+    bytes hold one in nine."""
+    head = content[:4000]
+    controls = sum(1 for b in head if b < 32 and b not in (9, 10, 12, 13)) + head.count(127)
+    return controls > max(2, len(head) // 200)
+
+
+def _japanese(content: bytes) -> bool:
+    """The head reads as Shift-JIS without an error (a multi-byte letter cut at its end
+    aside) and is mostly Japanese beyond ASCII: kana and kanji."""
+    decoder = codecs.getincrementaldecoder("shift_jis")()
+    try:
+        text = decoder.decode(content[:4000], final=False)
+    except UnicodeDecodeError:
+        return False
+    high = [ch for ch in text if ord(ch) > 127]
+    japanese = sum(1 for ch in high if "\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff")
+    return bool(high) and japanese >= 0.8 * len(high)
 
 
 # What Western text holds beyond ASCII besides letters: typographic quotes, dashes, signs.
