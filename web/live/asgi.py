@@ -5,8 +5,11 @@ puts ``live_application`` in front of Django):
   cookie or ``Authorization: Bearer``, as the player API;
 - ``GET /api/v1/play/state`` with ``If-None-Match``: a poll whose version has not moved is
   answered 304 from the versions (``store``) and the token remembered there, with no thread,
-  no database and one authentication; anything else (a changed state, an error, a first poll)
-  goes on to Django's view, which answers it in full;
+  no database and one authentication; one whose version moved is answered 200 from the hub's
+  memory (``Hub.poll_state``: the parts every phone of the event and each player show, read
+  once per change for the whole room, a phone's own slip merged in from its message) when the
+  process holds them at exactly the current versions; anything else (an error, a first poll,
+  a reading under way) goes on to Django's view, which answers it in full;
 - ``GET /events/<slug>/live/``: a staff page's stream (the session's user, a director or an
   arbiter of the event): ``changed`` when it should read its state again; ``?rooms=1`` follows
   every room of the event's simultaneous too (the rooms page);
@@ -311,19 +314,40 @@ async def poll(scope: Scope, receive: Receive, send: Send, django: ASGIApp) -> N
     if found is None:
         await django(scope, receive, send)
         return
-    player_id, event_id, _ = found
+    player_id, event_id, language = found
     versions = await store().aversions([event_key(event_id), player_key(player_id)])
-    if versions is None or sent != f'"{".".join(versions)}"':
+    if versions is None:
         await django(scope, receive, send)
         return
+    etag = f'"{".".join(versions)}"'
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    live = live_hub.events.get(event_id)
+    hidden = query.get("hidden") == ["1"]
+    if sent != etag:  # changed: the whole state, from this process's memory when it holds it
+        held = live_hub.poll_state(event_id, player_id, versions, _language(cookies, language))
+        if held is None:
+            await django(scope, receive, send)
+            return
+        body, shared = held
+        round_ = shared.get("round")
+        seconds = poll_seconds(
+            status=round_["status"] if round_ else "", hidden=hidden, load=live_hub.loaded()
+        )
+        await _answer(
+            send,
+            200,
+            body,
+            [
+                (b"etag", etag.encode()),
+                (b"x-server-time", timezone.now().isoformat().encode()),
+                (POLL_HEADER.lower().encode(), str(seconds).encode()),
+            ],
+        )
+        return
+    live = live_hub.poll_seen(event_id)
     status = None
     if live is not None and live.shared is not None and live.shared.get("round"):
         status = live.shared["round"]["status"]
-    seconds = poll_seconds(
-        status=status, hidden=query.get("hidden") == ["1"], load=live_hub.loaded()
-    )
+    seconds = poll_seconds(status=status, hidden=hidden, load=live_hub.loaded())
     await send(
         {
             "type": "http.response.start",
