@@ -63,6 +63,7 @@ PHONE_STREAM = "/api/v1/play/events"
 STATE = "/api/v1/play/state"
 STAFF_STREAM = re.compile(r"^/events/(?P<slug>[-\w]+)/live/$")
 PUBLIC_STREAM = re.compile(r"^/results/(?P<slug>[-\w]+)/live/$")
+POLL_WAIT_SECONDS = 5.0  # a changed poll waits this long for the room's parts being read
 PUBLIC_STATE = re.compile(r"^/results/(?P<slug>[-\w]+)/state\.json$")
 
 
@@ -324,6 +325,19 @@ async def poll(scope: Scope, receive: Receive, send: Send, django: ASGIApp) -> N
     hidden = query.get("hidden") == ["1"]
     if sent != etag:  # changed: the whole state, from this process's memory when it holds it
         held = live_hub.poll_state(event_id, player_id, versions, _language(cookies, language))
+        rendering = live_hub.events[event_id].rendering
+        if held is None and rendering is not None and not rendering.done():
+            # The room's parts are being read (a change, a first poll): wait for that one
+            # reading rather than have a thousand phones each read theirs through Django.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(rendering), timeout=POLL_WAIT_SECONDS)
+            again = await store().aversions([event_key(event_id), player_key(player_id)])
+            if again is not None:
+                versions, etag = again, f'"{".".join(again)}"'
+                if sent != etag:
+                    held = live_hub.poll_state(
+                        event_id, player_id, versions, _language(cookies, language)
+                    )
         if held is None:
             await django(scope, receive, send)
             return

@@ -192,14 +192,11 @@ def test_a_changed_poll_is_answered_from_the_hubs_memory_with_a_slip_merged_in(
 
     async def scenario() -> None:
         try:
-            assert (await poll('"old"'))[0] == 299  # nothing held yet: Django's view
-            assert reached_django == [STATE]
-            hub = await live_hub.hub()
-            live = hub.events[event.pk]
-            while live.rendering is not None and not live.rendering.done():
-                await live.rendering  # the room's parts read (twice: the versions first)
+            # The first changed poll starts the room's reading and waits for it, not Django.
             status, headers, body = await poll('"old"')
-            assert status == 200 and reached_django == [STATE], body[:300]
+            assert status == 200 and reached_django == [], body[:300]
+            hub = await live_hub.hub()
+            assert hub.events[event.pk].renders >= 1
             state = json.loads(body)
             held.append(state)
             ev, pv = store.versions([event_key(event.pk), player_key(player.pk)]) or []
@@ -221,14 +218,15 @@ def test_a_changed_poll_is_answered_from_the_hubs_memory_with_a_slip_merged_in(
             store.bump([player_key(player.pk)], ["after-slip"])
             hub.handle({"e": event.pk, "p": player.pk, "pv": "after-slip", "w": SLIP, "d": slip})
             status, headers, body = await poll(f'"{ev}.{pv}"')
-            assert status == 200 and reached_django == [STATE]
+            assert status == 200 and reached_django == []
             merged = json.loads(body)
             assert merged["version"] == f"{ev}.after-slip"
             assert merged["slip"]["word"] == "QUARTZ" and merged["slips"][0]["word"] == "QUARTZ"
             # A part moved otherwise (an arbiter's amendment...): the view reads it.
             store.bump([player_key(player.pk)], ["amended"])
             hub.handle({"e": event.pk, "p": player.pk, "pv": "amended", "w": "other"})
-            assert (await poll(f'"{ev}.after-slip"'))[0] == 299
+            assert (await poll(f'"{ev}.after-slip"'))[0] in (200, 299)  # read again, or Django
+            assert hub.events[event.pk].pvs.get(player.pk) != "after-slip"
         finally:
             for hub_ in list(live_hub._hubs.values()):
                 for task in hub_.tasks:
