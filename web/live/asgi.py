@@ -8,8 +8,9 @@ puts ``live_application`` in front of Django):
   no database and one authentication; one whose version moved is answered 200 from the hub's
   memory (``Hub.poll_state``: the parts every phone of the event and each player show, read
   once per change for the whole room, a phone's own slip merged in from its message) when the
-  process holds them at exactly the current versions; anything else (an error, a first poll,
-  a reading under way) goes on to Django's view, which answers it in full;
+  process holds them at exactly the current versions (a first poll, with no version, too);
+  anything else (an error, a process that cannot read them) goes on to Django's view, which
+  answers it in full;
 - ``GET /events/<slug>/live/``: a staff page's stream (the session's user, a director or an
   arbiter of the event): ``changed`` when it should read its state again; ``?rooms=1`` follows
   every room of the event's simultaneous too (the rooms page);
@@ -307,7 +308,7 @@ async def poll(scope: Scope, receive: Receive, send: Send, django: ASGIApp) -> N
     cookies = _cookies(headers)
     token = _player_token(headers, cookies)
     sent = headers.get(b"if-none-match", b"").decode("latin-1")
-    if token is None or not sent:
+    if token is None:
         await django(scope, receive, send)
         return
     live_hub = await hub()

@@ -177,7 +177,8 @@ def test_a_changed_poll_is_answered_from_the_hubs_memory_with_a_slip_merged_in(
             sent.append(message)
 
         headers = {"Host": "127.0.0.1", "Authorization": f"Bearer {player.token}"}
-        headers["If-None-Match"] = etag
+        if etag:
+            headers["If-None-Match"] = etag
         scope = {
             "type": "http",
             "method": "GET",
@@ -204,6 +205,9 @@ def test_a_changed_poll_is_answered_from_the_hubs_memory_with_a_slip_merged_in(
             assert state["version"] == f"{ev}.{pv}" and state["round"]["status"] == "open"
             assert state["player"]["name"] == player.name and state["slip"] is None
             assert (await poll(headers[b"etag"].decode()))[0] == 304
+            first = await poll("")  # a phone's first poll, with no version yet
+            assert first[0] == 200 and first[1][b"etag"] == headers[b"etag"]
+            assert reached_django == []
             # The player's slip: its message moves their version and carries the listing.
             slip = {
                 "id": 99_999,
