@@ -69,6 +69,7 @@ class Connected:
     def __init__(self, port: int, token: str, mode: str) -> None:
         self.port, self.token, self.mode = port, token, mode
         self.version: str | None = None
+        self.etag: str | None = None  # the poller's last ETag (a browser keeps it)
         self.seen: dict[str, float] = {}  # round status -> when this phone first saw it
         self.connected = False
         self.reconnects = 0
@@ -135,9 +136,10 @@ class Connected:
 
     async def _poll(self) -> None:
         reader, writer = await asyncio.open_connection(HOST, self.port, limit=1 << 20)
-        etag = None
+        served = 0
         try:
             while not self.stop:
+                etag = self.etag  # kept across connections, as the page keeps it
                 head = [
                     "GET /api/v1/play/state HTTP/1.1",
                     f"Host: {HOST}",
@@ -145,10 +147,16 @@ class Connected:
                 ]
                 if etag:
                     head.append(f"If-None-Match: {etag}")
-                writer.write(("\r\n".join(head) + "\r\n\r\n").encode())
-                status = await reader.readline()
+                try:
+                    writer.write(("\r\n".join(head) + "\r\n\r\n").encode())
+                    status = await reader.readline()
+                except (ConnectionResetError, BrokenPipeError):
+                    if served:
+                        return  # closed after its keep-alive time: a browser opens another
+                    raise
                 if not status:
                     return  # closed after its keep-alive time: not an error
+                served += 1
                 if not status.startswith(b"HTTP/1.1 "):
                     raise ValueError(status)
                 code = int(status.split()[1])
@@ -161,7 +169,7 @@ class Connected:
                     raise ValueError(status)
                 self.connected = True
                 if code == 200:
-                    etag = headers.get("etag")
+                    self.etag = headers.get("etag")
                     self._note(body)
                 await asyncio.sleep(float(headers.get("x-poll-after", "2")))
         finally:

@@ -24,7 +24,12 @@ import threading
 from typing import Any
 
 from celery import Celery
-from celery.signals import worker_ready, worker_shutdown
+from celery.signals import (
+    after_setup_logger,
+    after_setup_task_logger,
+    worker_ready,
+    worker_shutdown,
+)
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -33,6 +38,17 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 logger = logging.getLogger("config.celery")
+
+
+@after_setup_logger.connect
+@after_setup_task_logger.connect
+def _one_line_per_episode(logger: logging.Logger, **kwargs: Any) -> None:
+    """A worker's warnings and errors too: one line per episode (config/log_episodes.py)."""
+    from config.log_episodes import OneLinePerEpisode
+
+    for handler in logger.handlers:
+        if not any(isinstance(f, OneLinePerEpisode) for f in handler.filters):
+            handler.addFilter(OneLinePerEpisode())
 
 
 @worker_ready.connect
@@ -114,7 +130,38 @@ class RoundsWatch(threading.Thread):
                 logger.exception("The rounds watch failed.")
 
 
+class QueueHeartbeat(threading.Thread):
+    """In a worker's main process: every ``interval`` seconds, records that a worker consumes
+    ``queues`` (``/healthz`` names each queue without one). The main process consumes while its
+    pool runs tasks, so a worker busy compiling a word list still counts as alive."""
+
+    def __init__(self, queues: list[str], interval: float) -> None:
+        super().__init__(name="queue-heartbeat", daemon=True)
+        self.queues = queues
+        self.interval = interval
+        self.stopped = threading.Event()
+
+    def run(self) -> None:
+        from tournament.services.health import queue_heartbeat_record
+
+        while True:
+            try:
+                queue_heartbeat_record(queues=self.queues)
+            except Exception:  # the cache fails open; anything else: said, and tried again
+                logger.warning("The queues' heartbeat was not written.", exc_info=True)
+            if self.stopped.wait(self.interval):
+                return
+
+
+def consumed_queues(consumer: Any) -> list[str]:
+    """The queues a worker consumes (``-Q``), from its consumer (``worker_ready``'s sender)."""
+    queues = getattr(getattr(consumer, "task_consumer", None), "queues", None) or []
+    names = sorted({str(q.name) for q in queues})
+    return names or sorted(app.amqp.queues.consume_from or app.amqp.queues)
+
+
 _watch: RoundsWatch | None = None
+_heartbeat: QueueHeartbeat | None = None
 
 
 @worker_ready.connect
@@ -126,9 +173,16 @@ def _watch_the_rounds(**kwargs: Any) -> None:
     redis_url = url if url.startswith(("redis://", "rediss://")) else None
     _watch = RoundsWatch(redis_url, float(settings.ROUNDS_SWEEP_SECONDS))
     _watch.start()
+    global _heartbeat
+    _heartbeat = QueueHeartbeat(
+        consumed_queues(kwargs.get("sender")), float(settings.HEALTH_HEARTBEAT_SECONDS)
+    )
+    _heartbeat.start()
 
 
 @worker_shutdown.connect
 def _stop_watching(**kwargs: Any) -> None:
     if _watch is not None:
         _watch.stopped.set()
+    if _heartbeat is not None:
+        _heartbeat.stopped.set()

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from config.brokers import embedded_broker_folders
-from tournament.services.health import worker_heartbeat_last
+from tournament.services.health import queue_heartbeats_last, worker_heartbeat_last
 
 
 @dataclass(frozen=True)
@@ -76,6 +76,39 @@ def worker_status(*, now: datetime, max_age: float) -> Check:
             "no worker is running tasks, or beat is not sending them",
         )
     return Check("celery", True)
+
+
+def queues_status(*, queues: list[str], now: datetime, max_age: float) -> Check:
+    """Every queue tasks are sent to has a live consumer: a worker consuming it wrote its
+    heartbeat less than ``max_age`` seconds ago (from its main process, busy or not). The error
+    names each queue without one."""
+    from django.utils.translation import gettext
+
+    try:
+        last = queue_heartbeats_last(queues)
+    except Exception as exc:
+        return Check("celery", False, f"{type(exc).__name__}: {exc}")
+    missing = []
+    for queue, at in last.items():
+        if at is None:
+            missing.append(gettext("%(queue)s (no worker seen)") % {"queue": queue})
+        elif (age := (now - at).total_seconds()) > max_age:
+            missing.append(
+                gettext("%(queue)s (last worker seen %(seconds)s s ago)")
+                % {"queue": queue, "seconds": f"{age:.0f}"}
+            )
+    if not missing:
+        return Check("celery", True)
+    return Check(
+        "celery",
+        False,
+        gettext(
+            "no live worker consumes the queue(s): %(queues)s. Start a worker for each "
+            "(README, 'With Redis and PostgreSQL'), or the cache that holds their heartbeats "
+            "does not answer."
+        )
+        % {"queues": "; ".join(missing)},
+    )
 
 
 def rounds_status(*, now: datetime, tolerance: float) -> Check:

@@ -160,6 +160,15 @@ WEB_THREADS = env_int("WEB_THREADS", 4, minimum=1, maximum=64)
 # loop, before it is answered 503 (the phone sends it again, judged on its first arrival).
 SLIP_HOLD_SECONDS = env_int("SLIP_HOLD_SECONDS", 40, minimum=0, maximum=600)
 
+# Limits on the live routes, per web process (web/limits.py; docs/reliability.md, "Limits on the
+# live routes"): every stream; a token's (or a staff session's) streams; the audience's streams
+# and reads of its state from one client address; the open files kept for the slips and staff.
+LIVE_STREAMS_PER_PROCESS = env_int("LIVE_STREAMS_PER_PROCESS", 5000, minimum=1)
+LIVE_STREAMS_PER_TOKEN = env_int("LIVE_STREAMS_PER_TOKEN", 4, minimum=1, maximum=100)
+LIVE_PUBLIC_STREAMS_PER_ADDRESS = env_int("LIVE_PUBLIC_STREAMS_PER_ADDRESS", 1000, minimum=1)
+PUBLIC_POLLS_PER_ADDRESS = env_int("PUBLIC_POLLS_PER_ADDRESS", 300, minimum=1)
+LIVE_RESERVED_FILES = env_int("LIVE_RESERVED_FILES", 1000, minimum=0)
+
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
@@ -354,6 +363,9 @@ ROUNDS_SWEEP_SECONDS = env_int("ROUNDS_SWEEP_SECONDS", 5)
 # A worker runs the health task every HEALTH_HEARTBEAT_SECONDS (sent by beat): /healthz reports
 # the worker missing when its last run is older than three of those.
 HEALTH_HEARTBEAT_SECONDS = env_int("HEALTH_HEARTBEAT_SECONDS", 10, minimum=1)
+# The queues /healthz wants a live consumer for (each worker writes a heartbeat per queue it
+# consumes): the rounds' (celery, tops) and the word lists' compiles (wordlists).
+HEALTH_QUEUES = env_list("HEALTH_QUEUES", ["celery", "tops", "wordlists"])
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "arbiter-rounds-sweep": {
         "task": "arbiter.rounds_sweep",
@@ -408,13 +420,17 @@ if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"redact_tokens": {"()": "web.redaction.RedactTokensFilter"}},
+    "filters": {
+        "redact_tokens": {"()": "web.redaction.RedactTokensFilter"},
+        # A fault's warnings and errors: one line per episode (config/log_episodes.py).
+        "episodes": {"()": "config.log_episodes.OneLinePerEpisode"},
+    },
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
             "formatter": "plain",
-            "filters": ["redact_tokens"],
+            "filters": ["redact_tokens", "episodes"],
         }
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},

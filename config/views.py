@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET
 from config import health
 
 CHECKS = ("database", "broker", "worker", "rounds")
-# A worker is missing when it has not run the health task for three of beat's intervals.
+# A queue's worker is missing when its heartbeat is three intervals old.
 HEARTBEAT_MISSED = 3
 # A round open this many seconds past its deadline and grace, plus the workers' watch interval
 # (ROUNDS_SWEEP_SECONDS), is overdue: nothing closes rounds.
@@ -22,9 +22,11 @@ ROUNDS_OVERDUE_SECONDS = 5
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    """Readiness: 200 when the database and the broker answer, a worker has run the health
-    task lately and no round is overdue (open past its deadline, grace and the workers' watch
-    interval and a few seconds), else 503 naming what is missing (the overdue rounds by name).
+    """Readiness: 200 when the database and the broker answer, every queue of
+    ``HEALTH_QUEUES`` has a live consumer (its worker's heartbeat, written from its main
+    process whether its pool is busy or not) and no round is overdue (open past its deadline,
+    grace and the workers' watch interval and a few seconds), else 503 naming what is missing
+    (each queue without a consumer, the overdue rounds by name).
     ``?checks=database,broker`` runs only those (a web container's own health, which must not
     wait for the workers it starts before)."""
     asked = request.GET.get("checks")
@@ -41,9 +43,11 @@ def healthz(request: HttpRequest) -> JsonResponse:
         results["broker"] = health.broker_status(
             redis_url=settings.REDIS_URL, celery_dir=settings.CELERY_DIR
         )
-    if "worker" in names:
-        results["worker"] = health.worker_status(
-            now=timezone.now(), max_age=HEARTBEAT_MISSED * settings.HEALTH_HEARTBEAT_SECONDS
+    if "worker" in names:  # each queue's consumers (busy or not), not a task run lately
+        results["worker"] = health.queues_status(
+            queues=list(settings.HEALTH_QUEUES),
+            now=timezone.now(),
+            max_age=HEARTBEAT_MISSED * settings.HEALTH_HEARTBEAT_SECONDS,
         )
     if "rounds" in names:
         results["rounds"] = health.rounds_status(

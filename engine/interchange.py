@@ -18,6 +18,7 @@ from __future__ import annotations
 import codecs
 import itertools
 import json
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -246,6 +247,42 @@ def _no_constant(text: str) -> Any:
     raise ValueError(f"{text} is not a number JSON allows")
 
 
+class NotFinite(float):
+    """A JSON number no float holds (``1e999``, ``-1e999``): kept as written while the document
+    is read, so that the refusal names where it stands (``json_not_finite``)."""
+
+    written: str = ""
+
+
+def finite_float(text: str, *, max_chars: int = 100) -> float:
+    """``parse_float`` for ``json.loads``: the number, or a ``NotFinite`` one too large for a
+    float (also one written with more than ``max_chars`` characters, never converted)."""
+    value = float(text) if len(text) <= max_chars else math.inf
+    if math.isfinite(value):
+        return value
+    refused = NotFinite(value)
+    refused.written = text[:30] + ("..." if len(text) > 30 else "")
+    return refused
+
+
+def json_not_finite(document: Any) -> tuple[str, str] | None:
+    """The place (``rounds[0].score``) and the text of the first number of ``document`` that no
+    float holds, or None. Iterative: a deep document cannot exhaust the stack."""
+    stack: list[tuple[str, Any]] = [("", document)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            return path or "the document", getattr(value, "written", repr(value))
+        if isinstance(value, dict):
+            items = [(f"{path}.{k}" if path else str(k), v) for k, v in value.items()]
+        elif isinstance(value, list):
+            items = [(f"{path}[{i}]", v) for i, v in enumerate(value)]
+        else:
+            continue
+        stack.extend(reversed(items))
+    return None
+
+
 def read_json(content: bytes, *, max_bytes: int, max_depth: int = MAX_JSON_DEPTH) -> Any:
     """A whole JSON document (UTF-8, with or without a byte order mark), every limit checked
     before it is built: size, encoding, nesting, then whole numbers of at most 18 digits and no
@@ -258,7 +295,9 @@ def read_json(content: bytes, *, max_bytes: int, max_depth: int = MAX_JSON_DEPTH
         refuse(_("the file is empty"))
     check_json_depth(content, max_depth)
     try:
-        return json.loads(content, parse_int=_whole, parse_constant=_no_constant)
+        document = json.loads(
+            content, parse_int=_whole, parse_float=finite_float, parse_constant=_no_constant
+        )
     except json.JSONDecodeError as exc:
         refuse(
             _("not JSON: %(error)s (column %(column)d)"),
@@ -268,6 +307,10 @@ def read_json(content: bytes, *, max_bytes: int, max_depth: int = MAX_JSON_DEPTH
         )
     except ValueError as exc:
         refuse(_("not JSON: %(error)s"), error=str(exc))
+    huge = json_not_finite(document)
+    if huge is not None:
+        refuse(_("%(where)s: the number %(number)s is too large"), where=huge[0], number=huge[1])
+    return document
 
 
 _JSON_WORDS = (_("a number of %(digits)d digits: at most %(limit)d"),)
@@ -276,11 +319,14 @@ _JSON_WORDS = (_("a number of %(digits)d digits: at most %(limit)d"),)
 __all__ = [
     "MAX_JSON_DEPTH",
     "InterchangeError",
+    "NotFinite",
     "Problem",
     "check_json_depth",
     "check_size",
     "check_utf8",
+    "finite_float",
     "gettext_noop",
+    "json_not_finite",
     "megabytes",
     "position",
     "read_json",

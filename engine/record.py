@@ -33,6 +33,19 @@ class GameDocument(TypedDict):
 
 GameRecord = GameDocument  # the name used in the CLI contract
 
+SEED_LIMIT = 2**32  # a game's seed is 0 to 2**32 - 1: it goes into JSON that JavaScript reads
+
+
+def whole_number(value: object, where: str, *, minimum: int | None = None) -> int:
+    """``value`` when it is a whole number (a JSON integer: not ``24.9``, ``24.0``, ``1e999``,
+    ``true`` or ``"24"``), at least ``minimum``; ``NotationError`` naming ``where`` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        shown = getattr(value, "written", None) or repr(value)
+        raise NotationError(f"{where} must be a whole number, not {shown}")
+    if minimum is not None and value < minimum:
+        raise NotationError(f"{where} must be at least {minimum}, not {value}")
+    return value
+
 
 @dataclass(frozen=True)
 class RoundRecord:
@@ -65,15 +78,18 @@ class RoundRecord:
     @classmethod
     def from_document(cls, doc: RoundDocument) -> RoundRecord:
         try:
+            number = whole_number(doc["number"], "a round's number", minimum=1)
             return cls(
-                number=int(doc["number"]),
+                number=number,
                 rack=str(doc["rack"]),
                 leftover=str(doc.get("leftover", "")),
                 rejected=tuple(str(r) for r in doc.get("rejected", [])),
                 ref=str(doc["ref"]),
                 word=str(doc["word"]),
-                score=int(doc["score"]),
+                score=whole_number(doc["score"], f"round {number}: the score", minimum=0),
             )
+        except NotationError:
+            raise
         except (KeyError, TypeError, ValueError) as exc:
             raise NotationError(
                 f"round document {doc!r}: {exc!s} is missing or not of the right type"

@@ -14,7 +14,7 @@ from engine.draw import meets_minimum
 from engine.errors import EngineError, NotationError, PlacementError, RackError, RackRejected
 from engine.game import NO_MOVE, DuplicateGame
 from engine.lexicon import Lexicon
-from engine.record import GameDocument, RoundRecord
+from engine.record import SEED_LIMIT, GameDocument, RoundRecord, whole_number
 from engine.tiles import TileSet, sort_tiles, subtract
 
 _NO_MOVE_END = re.compile(re.escape(NO_MOVE) + r"([A-Z?]+)")
@@ -89,6 +89,10 @@ def replay(
         tiles = TileSet.load(str(document["tiles"]))
         rounds = [RoundRecord.from_document(r) for r in document["rounds"]]
         seed = document.get("seed")
+        if seed is not None and whole_number(seed, "the seed", minimum=0) >= SEED_LIMIT:
+            raise NotationError(f"the seed must be below {SEED_LIMIT}, not {seed}")
+        if "total" in document:
+            whole_number(document["total"], "the total")
     except (KeyError, TypeError) as exc:
         raise NotationError(f"game document: {exc!s} is missing or not of the right type") from None
     game = DuplicateGame(tiles=tiles, lexicon=lexicon, layout=layout, seed=seed)

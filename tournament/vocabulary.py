@@ -7,6 +7,7 @@ from here, so a ruling code or a slip's total is defined once.
 from __future__ import annotations
 
 import enum
+import re
 import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -101,11 +102,37 @@ def ruling_total(*, points: int, solo: int, penalty: int, warning_penalty: int) 
     return points + solo - penalty - warning_penalty
 
 
+# Never text, whatever the field (the one definition: ``web.inputs`` refuses these at every
+# door of the faces, the imports through ``control_character_in``): the C0 and C1 controls but
+# tab, line feed and carriage return; lone surrogates (no encoding holds them: PostgreSQL and
+# UTF-8 refuse them); Unicode's 66 non-characters, U+FDD0 to U+FDEF and the last two code
+# points of every plane (U+FFFE, U+FFFF, U+1FFFE ... U+10FFFF), which are "never interchanged"
+# and which XML refuses (U+FFFE, U+FFFF): an eliot.xml holding one is not well-formed.
+NONCHARACTERS = "\ufdd0-\ufdef" + "".join(
+    f"{chr(plane * 0x10000 + 0xFFFE)}{chr(plane * 0x10000 + 0xFFFF)}" for plane in range(17)
+)
+NOT_TEXT = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff{NONCHARACTERS}]")
+
+
+def is_noncharacter(ch: str) -> bool:
+    """``ch`` is one of Unicode's non-characters (not a control: a code point kept out of text)."""
+    code = ord(ch)
+    return 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE
+
+
+def not_text_in(text: str) -> str | None:
+    """The first character of ``text`` that no text holds (``NOT_TEXT``), if any."""
+    match = NOT_TEXT.search(text)
+    return None if match is None else match.group()
+
+
 def control_character_in(text: str) -> str | None:
     """The first control or format character of a one-line text (a line break, a tab, an
-    escape, a zero-width space...), if any: such a text breaks the lines of the exports
-    (SIGLES, Eliot's XML) and is never typed in a name."""
-    return next((ch for ch in text if unicodedata.category(ch) in ("Cc", "Cf")), None)
+    escape, a zero-width space...), lone surrogate or non-character, if any: such a text
+    breaks the lines of the exports (SIGLES, Eliot's XML) and is never typed in a name."""
+    return not_text_in(text) or next(
+        (ch for ch in text if unicodedata.category(ch) in ("Cc", "Cf", "Cs")), None
+    )
 
 
 def name_key(name: str) -> tuple[str, str]:

@@ -116,7 +116,7 @@ class PlayerAdmin(AuditedAdmin):
     list_filter = ["event", "category", "club"]
     search_fields = ["name", "club", "licence"]
     list_select_related = ["event"]
-    readonly_fields = ["token", "created_at"]
+    readonly_fields = ["token", "created_at", "licence_confirmed_by"]
     actions = ["reissue_tokens"]
 
     @admin.display(boolean=True, description="token active")

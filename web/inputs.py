@@ -5,7 +5,9 @@
   take ``"١٢"`` (Arabic-Indic digits) as 12, and PostgreSQL refuses 2**31 in an integer column.
 - Text holds no control character: PostgreSQL refuses NUL in any text and a lone surrogate
   (``"\\ud800"`` in JSON) cannot be encoded; the rest (U+0001, ESC, C1 controls) is never typed
-  by a person. Tab, line feed and carriage return are allowed (a reason may span lines).
+  by a person. Tab, line feed and carriage return are allowed (a reason may span lines). Nor
+  a non-character (U+FFFF, U+FDD0...): XML refuses some, and none is text
+  (``tournament.vocabulary.NOT_TEXT``, the one definition, which the imports use too).
 
 The JSON parser (``web.api.parsers``), the request checks (``web.middleware``), the staff
 actions (``web.actions``) and the serializers and forms use these.
@@ -18,6 +20,8 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext
 
+from tournament.vocabulary import is_noncharacter, not_text_in
+
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 BIGINT_MAX = 2**63 - 1
 
@@ -25,22 +29,31 @@ BIGINT_MAX = 2**63 - 1
 # 2.5e11 seconds overflows the date itself).
 EXTEND_MAX_SECONDS = 3600
 
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 _ASCII_INTEGER = re.compile(r"[+-]?[0-9]+")
 
 
 def control_character(text: str) -> str | None:
-    """The first control character of ``text``, named (``U+0000``), or None if it has none."""
-    match = _CONTROL.search(text)
-    return None if match is None else f"U+{ord(match.group()):04X}"
+    """The first control character (or lone surrogate, or non-character) of ``text``, named
+    (``U+0000``), or None if it has none."""
+    found = not_text_in(text)
+    return None if found is None else f"U+{ord(found):04X}"
 
 
 def control_character_message(field: str, text: str) -> str | None:
-    """``"<field>: control characters are not allowed (U+0000)."``, or None for clean text."""
-    found = control_character(text)
+    """``"<field>: control characters are not allowed (U+0000)."`` (``non-characters`` for
+    U+FFFF and its kind), or None for clean text."""
+    found = not_text_in(text)
     if found is None:
         return None
-    return f"{field}: control characters are not allowed ({found})."
+    if is_noncharacter(found):
+        return gettext("%(field)s: non-characters are not allowed (U+%(code)04X).") % {
+            "field": field,
+            "code": ord(found),
+        }
+    return gettext("%(field)s: control characters are not allowed (U+%(code)04X).") % {
+        "field": field,
+        "code": ord(found),
+    }
 
 
 @dataclass(frozen=True)

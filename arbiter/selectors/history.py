@@ -6,6 +6,12 @@ percentage of the top, its tops; the solos found are the rulings with a solo bon
 
 A player is known across events by their licence number (``Player.licence``); a season's
 players without a licence are known by their name and club (accents and case aside).
+
+Who reads which events of a licence's history (``history_events``, rules.md "A player's
+history"): a licence typed at registration proves nothing (anyone may create an event and type
+any licence), so a phone sees its own registration's event, and other events only where both
+registrations' licences were confirmed by a list imported by someone the other event trusts: the
+federation (a superuser's or the command line's import), or a director of that event.
 """
 
 from __future__ import annotations
@@ -14,8 +20,19 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from django.contrib.auth.models import AnonymousUser, User
+
 from arbiter.selectors.standings import standings_event, standings_game
-from tournament.models import Event, Game, Player, Round, Ruling, Season
+from tournament.models import (
+    Event,
+    EventRole,
+    Game,
+    LicenceConfirmation,
+    Player,
+    Round,
+    Ruling,
+    Season,
+)
 from tournament.vocabulary import name_key
 
 
@@ -59,6 +76,55 @@ class History:
     def trend(self) -> list[tuple[dt.date, float]]:
         """Each game's percentage of the top, oldest first (what the page's line draws)."""
         return [(g.event.starts_on, g.top_pct) for g in self.games]
+
+
+def history_events(
+    *, licence: str, user: User | AnonymousUser, phone: Player | None
+) -> list[int] | None:
+    """The events whose games ``licence``'s history shows this reader (None: every one; an
+    empty list: none, which the page answers 404).
+
+    - a superuser: every event;
+    - a director or arbiter: the events they have a role in;
+    - the phone of a registration holding ``licence`` (an active token): its own event; other
+      events only for a confirmed licence, where the other registration's licence is confirmed
+      too and the phone's confirmation is the federation's, or the director's who confirmed it
+      directs that event;
+    - anyone: the events whose results are public with names shown (``public_results``, not
+      ``public_initials``), where the licence is confirmed.
+    """
+    if not licence:
+        return []
+    if user.is_authenticated and user.is_superuser:
+        return None
+    registrations = Player.objects.filter(licence=licence)
+    confirmed = registrations.exclude(licence_confirmed=LicenceConfirmation.TYPED)
+    events: set[int] = set(
+        confirmed.filter(event__public_results=True, event__public_initials=False).values_list(
+            "event_id", flat=True
+        )
+    )
+    if user.is_authenticated:
+        events |= set(
+            registrations.filter(
+                event_id__in=EventRole.objects.filter(user=user).values("event_id")
+            ).values_list("event_id", flat=True)
+        )
+    if phone is not None and phone.licence == licence and phone.token_is_active:
+        events.add(phone.event_id)
+        if phone.licence_confirmed == LicenceConfirmation.FEDERATION:
+            events |= set(confirmed.values_list("event_id", flat=True))
+        elif (
+            phone.licence_confirmed == LicenceConfirmation.DIRECTOR
+            and phone.licence_confirmed_by_id is not None
+        ):
+            directed = EventRole.objects.filter(
+                user_id=phone.licence_confirmed_by_id, role=EventRole.Role.DIRECTOR
+            ).values("event_id")
+            events |= set(
+                confirmed.filter(event_id__in=directed).values_list("event_id", flat=True)
+            )
+    return sorted(events)
 
 
 def player_history(*, licence: str, events: Iterable[int] | None = None) -> History:

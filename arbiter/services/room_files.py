@@ -28,7 +28,13 @@ from django.utils.translation import gettext, ngettext
 from engine.interchange import InterchangeError, check_json_depth, check_size, check_utf8
 from tournament.categories import AGE_CATEGORIES
 from tournament.errors import ApplicationError
-from tournament.vocabulary import TABLE_MAX, TABLE_MIN, RulingCode, control_character_in
+from tournament.vocabulary import (
+    TABLE_MAX,
+    TABLE_MIN,
+    RulingCode,
+    control_character_in,
+    is_noncharacter,
+)
 
 _CODES = frozenset(c.value for c in RulingCode)
 ROOM_RESULTS_FORMAT = "duplicate-room-results"
@@ -168,6 +174,12 @@ class Reader:
             )
             return ""
         control = control_character_in(value)
+        if control is not None and is_noncharacter(control):
+            self.problems.append(
+                gettext("%(where)s: %(text)s holds a non-character (U+%(code)04X).")
+                % {"where": where, "text": _shown(value), "code": ord(control)}
+            )
+            return ""
         if control is not None:  # a line break in a name would split a SIGLES record
             self.problems.append(
                 gettext("%(where)s: %(text)s holds a control character (U+%(code)04X).")

@@ -16,6 +16,7 @@ What a file cannot hold is said in XML comments (``notes``) and by the caller to
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
@@ -43,15 +44,27 @@ def eliot_word(board: Board, move: Move) -> str:
     )
 
 
+# What XML 1.0 cannot hold (its ``Char`` production): the controls but tab, line feed and
+# carriage return, lone surrogates, U+FFFE and U+FFFF. The doors refuse them in what people type
+# (``tournament.vocabulary.NOT_TEXT``); whatever a row holds, the file stays well-formed: each
+# is written U+FFFD, the replacement character.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_text(text: str) -> str:
+    """``text`` with every character XML cannot hold written U+FFFD."""
+    return _NOT_XML.sub("\ufffd", text)
+
+
 def _element(tag: str, attributes: Sequence[tuple[str, str]] = (), text: str | None = None) -> str:
-    attrs = "".join(f" {name}={quoteattr(value)}" for name, value in attributes)
+    attrs = "".join(f" {name}={quoteattr(xml_text(value))}" for name, value in attributes)
     if text is None:
         return f"<{tag}{attrs} />"
-    return f"<{tag}{attrs}>{escape(text)}</{tag}>"
+    return f"<{tag}{attrs}>{escape(xml_text(text))}</{tag}>"
 
 
 def _comment(text: str) -> str:
-    return "<!-- " + " ".join(text.replace("--", "- -").split()) + " -->"
+    return "<!-- " + " ".join(xml_text(text).replace("--", "- -").split()) + " -->"
 
 
 def eliot_write(

@@ -9,7 +9,7 @@ from django.db import connection
 from django.utils import timezone
 
 from config.brokers import embedded_broker_prepare
-from tournament.services.health import HEARTBEAT_CACHE, health_ping_record
+from tournament.services.health import HEARTBEAT_CACHE, queue_heartbeat_record
 
 
 @pytest.fixture(autouse=True)
@@ -24,8 +24,13 @@ def _heartbeats_in_memory(settings, tmp_path):
     caches[HEARTBEAT_CACHE].clear()
 
 
-def a_worker_ran_the_health_task(seconds_ago: float = 0) -> None:
-    health_ping_record(stamp="test", now=timezone.now() - dt.timedelta(seconds=seconds_ago))
+def a_worker_ran_the_health_task(
+    seconds_ago: float = 0, queues: tuple[str, ...] = ("celery", "tops", "wordlists")
+) -> None:
+    """A worker's main process wrote its heartbeat for ``queues`` (config.celery.QueueHeartbeat)."""
+    queue_heartbeat_record(
+        queues=list(queues), now=timezone.now() - dt.timedelta(seconds=seconds_ago)
+    )
 
 
 @pytest.mark.django_db
@@ -49,8 +54,27 @@ def test_healthz_answers_503_when_no_worker_has_ever_run_the_health_task(client)
     body = response.json()
     assert body["status"] == "error"
     assert body["worker"]["status"] == "error"
-    assert "no worker heartbeat found" in body["worker"]["error"]
+    said = body["worker"]["error"]
+    assert "no live worker consumes the queue(s)" in said
+    assert all(f"{q} (no worker seen)" in said for q in ("celery", "tops", "wordlists"))
     assert body["database"]["status"] == body["broker"]["status"] == "ok"
+
+
+@pytest.mark.django_db
+def test_healthz_names_each_queue_without_a_live_consumer_the_word_lists_included(client, settings):
+    """Issue 34: a worker busy compiling a word list still writes its heartbeat (from its main
+    process), and a deployment without the word lists' worker is named as such."""
+    settings.HEALTH_HEARTBEAT_SECONDS = 10
+    a_worker_ran_the_health_task(queues=("celery", "tops"))
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    said = response.json()["worker"]["error"]
+    assert "wordlists (no worker seen)" in said and "celery" not in said and "tops" not in said
+    a_worker_ran_the_health_task(seconds_ago=40, queues=("wordlists",))
+    said = client.get("/healthz").json()["worker"]["error"]
+    assert "wordlists (last worker seen 40 s ago)" in said
+    a_worker_ran_the_health_task(queues=("wordlists",))
+    assert client.get("/healthz").status_code == 200
 
 
 @pytest.mark.django_db
@@ -61,7 +85,7 @@ def test_healthz_answers_503_when_the_last_heartbeat_is_three_intervals_old(clie
     a_worker_ran_the_health_task(seconds_ago=35)
     response = client.get("/healthz")
     assert response.status_code == 503
-    assert "35 s old" in response.json()["worker"]["error"]
+    assert "last worker seen 35 s ago" in response.json()["worker"]["error"]
 
 
 @pytest.mark.django_db

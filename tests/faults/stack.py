@@ -143,6 +143,9 @@ class Stack:
             WORD_LIST_SILENT_SECONDS="10",
             LOG_LEVEL="INFO",
             PYTHONUNBUFFERED="1",
+            # The stacks start the rounds' worker; the word lists' one only where a test needs it
+            # (and sets HEALTH_QUEUES itself). run_embedded's worker consumes all three.
+            HEALTH_QUEUES="celery,tops" if not self.embedded else "celery,tops,wordlists",
         )
         if not self.embedded:
             env.update(

@@ -7,6 +7,7 @@ counted to (``bench/imports.py`` measures its time and memory)."""
 from __future__ import annotations
 
 import io
+import random
 import time
 import tracemalloc
 import zipfile
@@ -87,6 +88,14 @@ def test_shift_jis_is_refused_by_name_not_read_as_garbled_names(event: Event) ->
     content = "name,club\n山田太郎,東京\n佐藤花子,大阪\n".encode("shift_jis")
     ((row, message),) = refused(event, content)
     assert row is None and "The file is in Shift-JIS" in message and "UTF-8" in message
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_random_bytes_are_refused_as_no_text_not_read_as_shift_jis(event: Event, seed: int) -> None:
+    """Issue 34: random bytes uploaded as a player list were said to be "in Shift-JIS"."""
+    content = random.Random(seed).randbytes(2000 + 500 * seed)
+    ((row, message),) = refused(event, content)
+    assert row is None and message.startswith("The file is not a text file"), message
 
 
 def test_an_encoding_that_reads_as_no_western_text_is_refused(event: Event) -> None:

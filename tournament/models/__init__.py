@@ -24,7 +24,7 @@ from tournament.models.event import Event, EventRole
 from tournament.models.export import ExportJob
 from tournament.models.game import Game, Round
 from tournament.models.invitation import Invitation
-from tournament.models.player import Player
+from tournament.models.player import LicenceConfirmation, Player
 from tournament.models.slip import Ruling, Submission
 from tournament.models.training import Season, TrainingAttempt, TrainingSlip
 from tournament.models.wordlist import WordList
@@ -37,6 +37,7 @@ __all__ = [
     "ExportJob",
     "Game",
     "Invitation",
+    "LicenceConfirmation",
     "Player",
     "Round",
     "Ruling",

@@ -22,6 +22,7 @@ from django.utils.dateparse import parse_datetime
 
 HEARTBEAT_CACHE = "health"
 HEARTBEAT_KEY = "worker-heartbeat"
+QUEUE_KEY = "queue-heartbeat:{queue}"
 
 
 def heartbeat_path() -> Path:
@@ -50,3 +51,26 @@ def worker_heartbeat_last() -> dict[str, Any] | None:
         return None
     at = parse_datetime(beat["at"])
     return None if at is None else {**beat, "at": at}
+
+
+def queue_heartbeat_record(*, queues: list[str], now: datetime | None = None) -> None:
+    """Record that a worker consuming ``queues`` is alive now: written by a thread of the
+    worker's main process (``config.celery.QueueHeartbeat``), busy or not, every
+    ``HEALTH_HEARTBEAT_SECONDS``: a worker whose pool compiles a word list still consumes."""
+    now = now or timezone.now()
+    beat = {"pid": os.getpid(), "host": socket.gethostname(), "at": now.isoformat()}
+    caches[HEARTBEAT_CACHE].set_many(
+        {QUEUE_KEY.format(queue=q): beat for q in queues}, timeout=None
+    )
+
+
+def queue_heartbeats_last(queues: list[str]) -> dict[str, datetime | None]:
+    """{queue: when a worker consuming it was last alive (None: never, or the cache does not
+    answer)}."""
+    found = caches[HEARTBEAT_CACHE].get_many([QUEUE_KEY.format(queue=q) for q in queues])
+    last: dict[str, datetime | None] = {}
+    for queue in queues:
+        beat = found.get(QUEUE_KEY.format(queue=queue))
+        at = beat.get("at") if isinstance(beat, dict) else None
+        last[queue] = parse_datetime(at) if isinstance(at, str) else None
+    return last

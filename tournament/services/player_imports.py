@@ -18,6 +18,9 @@ why; nothing is created unless the whole file is clean. Then every player is reg
 in one transaction, with the checks of ``player_register`` (made once for the whole file by
 ``players_check``, the database's unique constraints catching a registration made meanwhile),
 one ``tournament.player.registered`` audit entry each and one ``tournament.players.imported``.
+The licences of an imported list are confirmed (``Player.licence_confirmed``): the director's
+(the importing account's), or the federation's when a superuser or the command line imports it;
+a licence typed at registration never is (rules.md, "A player's history").
 
 Bounded: at most ``MAX_BYTES`` (refused before it is read), ``MAX_ROWS`` players and
 ``MAX_COLUMNS`` columns, a CSV of at most ``MAX_LINES`` lines of ``MAX_FIELDS`` fields (counted in
@@ -43,9 +46,9 @@ from django.utils.translation import get_language, gettext, ngettext
 
 from tournament.categories import age_category_parse, series_parse
 from tournament.errors import ApplicationError
-from tournament.models import Event, Player
+from tournament.models import Event, LicenceConfirmation, Player
 from tournament.services.audit import audit_record, audit_record_many
-from tournament.vocabulary import TABLE_MAX, TABLE_MIN, control_character_in
+from tournament.vocabulary import TABLE_MAX, TABLE_MIN, control_character_in, is_noncharacter
 
 COLUMNS = ("name", "club", "category", "licence", "table", "series", "age_category")
 FIRST_NAME = "first_name"  # joined before the name: "Prénom" "Nom" -> "Prénom Nom"
@@ -229,13 +232,47 @@ def _decoded(content: bytes) -> str:
         return content.decode("utf-8")
     except UnicodeDecodeError:
         pass
+    if _binary(content):
+        raise PlayerImportError(
+            [
+                RowError(
+                    None,
+                    gettext(
+                        "The file is not a text file: it holds bytes no text holds (random "
+                        "data, a picture, a document?). Save the list as CSV or .xlsx and "
+                        "import it again."
+                    ),
+                )
+            ]
+        )
     western = _western(content)
     if western is not None:
         return western
-    japanese = content[:4000].decode("shift_jis", errors="ignore")
-    if any("\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff" for ch in japanese):
+    if _japanese(content):
         raise PlayerImportError([_encoding_refused("Shift-JIS")])
     raise PlayerImportError([_encoding_refused("")])
+
+
+def _binary(content: bytes) -> bool:
+    """The head holds control bytes (other than tab, line feed, carriage return, and the
+    form feed some exports leave): no text file in a one-byte encoding or UTF-8 does. Random
+    bytes hold one in nine."""
+    head = content[:4000]
+    controls = sum(1 for b in head if b < 32 and b not in (9, 10, 12, 13)) + head.count(127)
+    return controls > max(2, len(head) // 200)
+
+
+def _japanese(content: bytes) -> bool:
+    """The head reads as Shift-JIS without an error (a multi-byte letter cut at its end
+    aside) and is mostly Japanese beyond ASCII: kana and kanji."""
+    decoder = codecs.getincrementaldecoder("shift_jis")()
+    try:
+        text = decoder.decode(content[:4000], final=False)
+    except UnicodeDecodeError:
+        return False
+    high = [ch for ch in text if ord(ch) > 127]
+    japanese = sum(1 for ch in high if "\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff")
+    return bool(high) and japanese >= 0.8 * len(high)
 
 
 # What Western text holds beyond ASCII besides letters: typographic quotes, dashes, signs.
@@ -452,7 +489,14 @@ def players_check(*, event: Event, file_name: str, content: bytes) -> list[Playe
                 text["name"] = f"{first_name} {text['name']}"
             for key, value in text.items():
                 control = control_character_in(value)
-                if control is not None:
+                if control is not None and is_noncharacter(control):
+                    problems.append(
+                        gettext(
+                            "the %(key)s holds a non-character (U+%(code)04X), which is not text"
+                        )
+                        % {"key": _column_said(key), "code": ord(control)}
+                    )
+                elif control is not None:
                     problems.append(
                         gettext(
                             "the %(key)s holds a control character (U+%(code)04X): write it "
@@ -559,6 +603,11 @@ def players_import(
     """Register every player of the file, or none: raises ``PlayerImportError`` listing
     every bad row."""
     rows = players_check(event=event, file_name=file_name, content=content)
+    confirmed = (
+        LicenceConfirmation.FEDERATION
+        if actor is None or actor.is_superuser
+        else LicenceConfirmation.DIRECTOR
+    )
     players = [
         Player(
             event=event,
@@ -566,6 +615,8 @@ def players_import(
             club=row.club,
             category=row.category,
             licence=row.licence,
+            licence_confirmed=confirmed if row.licence else LicenceConfirmation.TYPED,
+            licence_confirmed_by=actor if row.licence else None,
             table=row.table,
             series=row.series,
             age_category=row.age_category,

@@ -9,10 +9,10 @@ from django.utils.translation import gettext
 from tournament.categories import age_category_parse, series_parse
 from tournament.changes import TOKEN, change_announce, token_digest
 from tournament.errors import ApplicationError
-from tournament.models import Event, Player
+from tournament.models import Event, LicenceConfirmation, Player
 from tournament.models.player import token_new
 from tournament.services.audit import audit_record
-from tournament.vocabulary import TABLE_MAX, TABLE_MIN, control_character_in
+from tournament.vocabulary import TABLE_MAX, TABLE_MIN, control_character_in, is_noncharacter
 
 
 def _registration_checked(
@@ -44,6 +44,13 @@ def _registration_checked(
         ("category", category),
     ):
         control = control_character_in(text)
+        if control is not None and is_noncharacter(control):
+            raise ApplicationError(
+                gettext("The %(field)s holds a non-character (U+%(code)04X), which is not text.")
+                % {"field": said[field], "code": ord(control)},
+                code="control_character",
+                data={"field": field},
+            )
         if control is not None:
             raise ApplicationError(
                 gettext(
@@ -216,9 +223,11 @@ def player_update(
         table,
     )
     player.series, player.age_category = series, age_category
-    player.save(
-        update_fields=["name", "club", "category", "licence", "table", "series", "age_category"]
-    )
+    fields = ["name", "club", "category", "licence", "table", "series", "age_category"]
+    if licence != before["licence"]:  # a licence typed is nobody's confirmation
+        player.licence_confirmed, player.licence_confirmed_by = LicenceConfirmation.TYPED, None
+        fields += ["licence_confirmed", "licence_confirmed_by"]
+    player.save(update_fields=fields)
     audit_record(
         event=player.event,
         action="tournament.player.updated",

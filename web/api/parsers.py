@@ -9,7 +9,8 @@ for a body over the size limit) instead of a server error.
 - control characters in any key or string (``web.inputs``), named by their path;
 - ``NaN`` and ``Infinity`` (DRF's strict JSON), a number of more than ``JSON_MAX_DIGITS``
   characters (Python reads a whole number of thousands of digits in quadratic time, then refuses
-  4,300) and a decimal number too large for a float (``1e999``).
+  4,300) and a decimal number too large for a float (``1e999``, ``-1e999``: named by its path,
+  ``predrawn.rounds[0].score``).
 
 Every refusal is a 4xx whose JSON names a ``code`` (``parse_error``, ``too_large``:
 ``web.api.errors``).
@@ -30,7 +31,7 @@ from rest_framework.parsers import JSONParser
 from rest_framework.settings import api_settings
 from rest_framework.utils import json as drf_json
 
-from engine.interchange import InterchangeError, check_json_depth
+from engine.interchange import InterchangeError, check_json_depth, finite_float
 from web.inputs import control_character_message
 
 JSON_MAX_DEPTH = 16
@@ -51,12 +52,7 @@ def _parse_int(text: str) -> int:
 
 
 def _parse_float(text: str) -> float:
-    value = float(text) if len(text) <= JSON_MAX_DIGITS else math.inf
-    if not math.isfinite(value):
-        raise _NumberRefused(
-            gettext("the number %(number)s is too large") % {"number": text[:JSON_MAX_DIGITS]}
-        )
-    return value
+    return finite_float(text, max_chars=JSON_MAX_DIGITS)  # refused by json_problem, by its path
 
 
 class RequestTooLarge(exceptions.APIException):
@@ -73,6 +69,11 @@ def json_problem(document: Any, *, max_depth: int = JSON_MAX_DEPTH) -> str | Non
     stack: list[tuple[str, Any, int]] = [("", document, 1)]
     while stack:
         path, value, depth = stack.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            return gettext("%(where)s: the number %(number)s is too large") % {
+                "where": path or "body",
+                "number": getattr(value, "written", value),
+            }
         if isinstance(value, str):
             message = control_character_message(path or "body", value)
             if message is not None:

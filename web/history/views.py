@@ -1,9 +1,9 @@
 """A player's history and a club's season ranking (rules.md), with their CSV and workbooks.
 
-- ``/players/<licence>/history/`` (``.csv``, ``.xlsx``): the games played under a licence. The
-  player sees all of them (their phone's cookie names a registration with that licence); a
-  director or arbiter sees the events they have a role in; a superuser every event; anyone
-  else nothing (404).
+- ``/players/<licence>/history/`` (``.csv``, ``.xlsx``): the games played under a licence, in
+  the events this reader may see (``arbiter.selectors.history.history_events``: the phone's own
+  event, others only for a confirmed licence; the staff's events; a superuser every event;
+  public results with names); none: 404.
 - ``/seasons/``: one's seasons and a new one; ``/seasons/<slug>/``: the ranking and its
   settings (its owner, or a superuser), ``ranking.xlsx``, ``print/``.
 """
@@ -19,9 +19,15 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 
-from arbiter.selectors.history import History, SeasonRanking, player_history, season_ranking
+from arbiter.selectors.history import (
+    History,
+    SeasonRanking,
+    history_events,
+    player_history,
+    season_ranking,
+)
 from tournament.errors import ApplicationError
-from tournament.models import EventRole, Player, Season
+from tournament.models import Season
 from tournament.selectors import player_by_token
 from tournament.services.seasons import events_directed, season_create, season_update
 from web.authentication import play_cookie_token
@@ -33,16 +39,12 @@ def _visible_events(request: HttpRequest, licence: str) -> list[int] | None:
     """The events whose games the reader may see in ``licence``'s history (None: all)."""
     user: User | AnonymousUser = request.user
     token = play_cookie_token(request)
-    player = player_by_token(token=token) if token else None
-    if player is not None and player.licence == licence and player.token_is_active:
-        return None
-    if user.is_authenticated and getattr(user, "is_superuser", False):
-        return None
-    if user.is_authenticated:
-        events = list(EventRole.objects.filter(user=user).values_list("event_id", flat=True))
-        if Player.objects.filter(licence=licence, event_id__in=events).exists():
-            return events
-    raise Http404(gettext("No such history, or it is not yours to see."))
+    events = history_events(
+        licence=licence, user=user, phone=player_by_token(token=token) if token else None
+    )
+    if events == []:
+        raise Http404(gettext("No such history, or it is not yours to see."))
+    return events
 
 
 def _history(request: HttpRequest, licence: str) -> History:

@@ -5,8 +5,12 @@ puts ``live_application`` in front of Django):
   cookie or ``Authorization: Bearer``, as the player API;
 - ``GET /api/v1/play/state`` with ``If-None-Match``: a poll whose version has not moved is
   answered 304 from the versions (``store``) and the token remembered there, with no thread,
-  no database and one authentication; anything else (a changed state, an error, a first poll)
-  goes on to Django's view, which answers it in full;
+  no database and one authentication; one whose version moved is answered 200 from the hub's
+  memory (``Hub.poll_state``: the parts every phone of the event and each player show, read
+  once per change for the whole room, a phone's own slip merged in from its message) when the
+  process holds them at exactly the current versions (a first poll, with no version, too);
+  anything else (an error, a process that cannot read them) goes on to Django's view, which
+  answers it in full;
 - ``GET /events/<slug>/live/``: a staff page's stream (the session's user, a director or an
   arbiter of the event): ``changed`` when it should read its state again; ``?rooms=1`` follows
   every room of the event's simultaneous too (the rooms page);
@@ -19,7 +23,9 @@ puts ``live_application`` in front of Django):
   or 304 when the browser holds it; anything else goes on to Django.
 
 A request these cannot answer (a host the site does not serve, no credentials) goes to Django,
-which answers it as it answers any.
+which answers it as it answers any. Each stream and each read of the audience's state passes
+the process's limits first (``web.limits``): past one, 429 with ``Retry-After`` and a code,
+before any lookup.
 """
 
 from __future__ import annotations
@@ -39,9 +45,11 @@ from django.http import HttpRequest
 from django.http.request import split_domain_port, validate_host
 from django.utils import timezone, translation
 from django.utils.translation import gettext
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 from tournament.changes import token_digest
 from web.authentication import PLAY_COOKIE, play_cookie_token
+from web.limits import Refusal, Ticket, gate
 from web.live.hub import RETRY_MS, Client, Hub, dumps, frame, hub
 from web.live_store import event_key, player_key, store
 from web.outage import DATABASE_DOWN, RETRY_AFTER_SECONDS, database_unavailable_body
@@ -56,6 +64,7 @@ PHONE_STREAM = "/api/v1/play/events"
 STATE = "/api/v1/play/state"
 STAFF_STREAM = re.compile(r"^/events/(?P<slug>[-\w]+)/live/$")
 PUBLIC_STREAM = re.compile(r"^/results/(?P<slug>[-\w]+)/live/$")
+POLL_WAIT_SECONDS = 5.0  # a changed poll waits this long for the room's parts being read
 PUBLIC_STATE = re.compile(r"^/results/(?P<slug>[-\w]+)/state\.json$")
 
 
@@ -139,6 +148,42 @@ async def _answer(
     await send({"type": "http.response.body", "body": body})
 
 
+def _address(scope: Scope) -> str:
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+async def _refuse(scope: Scope, send: Send, refusal: Refusal) -> None:
+    """429 with ``Retry-After`` and its code, in the reader's language (``web.limits``)."""
+    headers = _headers(scope)
+    language = _language(_cookies(headers), "")
+    if not language:
+        accepted = headers.get(b"accept-language", b"").decode("latin-1")
+        language = next(
+            (
+                translation.get_supported_language_variant(code)
+                for code, _q in parse_accept_lang_header(accepted)
+                if code != "*" and translation.check_for_language(code)
+            ),
+            settings.LANGUAGE_CODE,
+        )
+    with translation.override(language):
+        if refusal.code == "too_many_requests":
+            detail = gettext("Too many requests from this address: try again in %(seconds)s s.")
+        elif refusal.limit == "address":
+            detail = gettext(
+                "Too many live connections from this address: the page asks every few "
+                "seconds instead, and tries again in %(seconds)s s."
+            )
+        else:
+            detail = gettext(
+                "The server holds all the live connections it may: the page asks every few "
+                "seconds instead, and tries again in %(seconds)s s."
+            )
+    body = dumps({"detail": detail % {"seconds": refusal.retry_after}, "code": refusal.code})
+    await _answer(send, 429, body, [(b"retry-after", str(refusal.retry_after).encode())])
+
+
 async def _stream(
     scope: Scope, receive: Receive, send: Send, live_hub: Hub, client: Client
 ) -> None:
@@ -192,6 +237,27 @@ async def _stream(
             await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
+def _admitted(
+    client: Client, *, token: str | None = None, address: str | None = None
+) -> Ticket | Refusal:
+    """The client counted in, or the refusal of a limit reached while it was looked up (the
+    lookups wait for the database: the counts may have moved meanwhile)."""
+    limits = gate()
+    refusal = limits.stream_refusal(public_address=address)
+    if refusal is not None:
+        return refusal
+    return limits.admit(closer=client, token=token, public_address=address)
+
+
+async def _gated_stream(
+    scope: Scope, receive: Receive, send: Send, live_hub: Hub, client: Client, ticket: Ticket
+) -> None:
+    try:
+        await _stream(scope, receive, send, live_hub, client)
+    finally:
+        gate().release(ticket)
+
+
 def _unauthorized(language: str, code: str) -> bytes:
     with translation.override(language):
         if code == "revoked":
@@ -208,6 +274,10 @@ async def phone_stream(scope: Scope, receive: Receive, send: Send, django: ASGIA
     if token is None:
         await django(scope, receive, send)  # no credentials: the API's own 401
         return
+    refusal = gate().stream_refusal()
+    if refusal is not None:
+        await _refuse(scope, send, refusal)
+        return
     live_hub = await hub()
     found = await _player(live_hub, token)
     if found is None:
@@ -218,13 +288,18 @@ async def phone_stream(scope: Scope, receive: Receive, send: Send, django: ASGIA
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
     last = headers.get(b"last-event-id", b"").decode("latin-1") or (query.get("v") or [""])[0]
     client = Client((event_id,), player_id, _language(cookies, language))
+    ticket = _admitted(client, token=f"phone:{token_digest(token)}")
+    if isinstance(ticket, Refusal):
+        await _refuse(scope, send, ticket)
+        return
     live_hub.join(client)
     try:
         await live_hub.catch_up(client, last or None)
     except Exception:
         live_hub.leave(client)
+        gate().release(ticket)
         raise
-    await _stream(scope, receive, send, live_hub, client)
+    await _gated_stream(scope, receive, send, live_hub, client, ticket)
 
 
 async def poll(scope: Scope, receive: Receive, send: Send, django: ASGIApp) -> None:
@@ -233,7 +308,7 @@ async def poll(scope: Scope, receive: Receive, send: Send, django: ASGIApp) -> N
     cookies = _cookies(headers)
     token = _player_token(headers, cookies)
     sent = headers.get(b"if-none-match", b"").decode("latin-1")
-    if token is None or not sent:
+    if token is None:
         await django(scope, receive, send)
         return
     live_hub = await hub()
@@ -241,19 +316,53 @@ async def poll(scope: Scope, receive: Receive, send: Send, django: ASGIApp) -> N
     if found is None:
         await django(scope, receive, send)
         return
-    player_id, event_id, _ = found
+    player_id, event_id, language = found
     versions = await store().aversions([event_key(event_id), player_key(player_id)])
-    if versions is None or sent != f'"{".".join(versions)}"':
+    if versions is None:
         await django(scope, receive, send)
         return
+    etag = f'"{".".join(versions)}"'
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    live = live_hub.events.get(event_id)
+    hidden = query.get("hidden") == ["1"]
+    if sent != etag:  # changed: the whole state, from this process's memory when it holds it
+        held = live_hub.poll_state(event_id, player_id, versions, _language(cookies, language))
+        rendering = live_hub.events[event_id].rendering
+        if held is None and rendering is not None and not rendering.done():
+            # The room's parts are being read (a change, a first poll): wait for that one
+            # reading rather than have a thousand phones each read theirs through Django.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(rendering), timeout=POLL_WAIT_SECONDS)
+            again = await store().aversions([event_key(event_id), player_key(player_id)])
+            if again is not None:
+                versions, etag = again, f'"{".".join(again)}"'
+                if sent != etag:
+                    held = live_hub.poll_state(
+                        event_id, player_id, versions, _language(cookies, language)
+                    )
+        if held is None:
+            await django(scope, receive, send)
+            return
+        body, shared = held
+        round_ = shared.get("round")
+        seconds = poll_seconds(
+            status=round_["status"] if round_ else "", hidden=hidden, load=live_hub.loaded()
+        )
+        await _answer(
+            send,
+            200,
+            body,
+            [
+                (b"etag", etag.encode()),
+                (b"x-server-time", timezone.now().isoformat().encode()),
+                (POLL_HEADER.lower().encode(), str(seconds).encode()),
+            ],
+        )
+        return
+    live = live_hub.poll_seen(event_id)
     status = None
     if live is not None and live.shared is not None and live.shared.get("round"):
         status = live.shared["round"]["status"]
-    seconds = poll_seconds(
-        status=status, hidden=query.get("hidden") == ["1"], load=live_hub.loaded()
-    )
+    seconds = poll_seconds(status=status, hidden=hidden, load=live_hub.loaded())
     await send(
         {
             "type": "http.response.start",
@@ -302,6 +411,10 @@ async def staff_stream(
     if not session_key:
         await django(scope, receive, send)  # not signed in: Django's answer (the login page)
         return
+    refusal = gate().stream_refusal()
+    if refusal is not None:
+        await _refuse(scope, send, refusal)
+        return
     live_hub = await hub()
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
     events = await live_hub.db(_staff_events, session_key, slug, query.get("rooms") == ["1"])
@@ -315,9 +428,13 @@ async def staff_stream(
         )
         return
     client = Client(events)
+    ticket = _admitted(client, token=f"staff:{token_digest(session_key)}")
+    if isinstance(ticket, Refusal):
+        await _refuse(scope, send, ticket)
+        return
     live_hub.join(client)
     client.put(frame("changed", b"{}"))  # read the state now: it may have moved before this
-    await _stream(scope, receive, send, live_hub, client)
+    await _gated_stream(scope, receive, send, live_hub, client, ticket)
 
 
 def _public_event(slug: str) -> int | None:
@@ -327,6 +444,11 @@ def _public_event(slug: str) -> int | None:
 
 
 async def public_stream(scope: Scope, receive: Receive, send: Send, slug: str) -> None:
+    address = _address(scope)
+    refusal = gate().stream_refusal(public_address=address)
+    if refusal is not None:
+        await _refuse(scope, send, refusal)
+        return
     live_hub = await hub()
     event_id = await live_hub.db(_public_event, slug)
     if event_id is None:
@@ -335,6 +457,10 @@ async def public_stream(scope: Scope, receive: Receive, send: Send, slug: str) -
         )
         return
     client = Client((event_id,), public=True)
+    ticket = _admitted(client, address=address)
+    if isinstance(ticket, Refusal):
+        await _refuse(scope, send, ticket)
+        return
     live_hub.join(client)
 
     async def first_state() -> None:
@@ -354,7 +480,7 @@ async def public_stream(scope: Scope, receive: Receive, send: Send, slug: str) -
 
     task = asyncio.create_task(first_state())
     try:
-        await _stream(scope, receive, send, live_hub, client)
+        await _gated_stream(scope, receive, send, live_hub, client, ticket)
     finally:
         task.cancel()
 
@@ -369,6 +495,10 @@ async def public_state(
 ) -> None:
     from web.public_results import public_body, public_event_cached, public_state_cached
 
+    refusal = gate().poll_refusal(_address(scope))
+    if refusal is not None:
+        await _refuse(scope, send, refusal)
+        return
     event = public_event_cached(slug)
     if event is None:
         await django(scope, receive, send)

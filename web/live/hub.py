@@ -47,6 +47,7 @@ T = TypeVar("T")
 HEARTBEAT_SECONDS = 20.0  # a comment line now and then: proxies keep the stream open
 QUEUE_FRAMES = 64  # a phone this far behind is cut off (it reconnects and catches up)
 STAFF_EVERY_SECONDS = 0.5  # at most two "changed" a second to a staff page (slips pour in)
+POLLED_KEEP_SECONDS = 300.0  # an event followed for its polls this long after the last one
 RETRY_MS = 2000  # the browser's first wait before reconnecting (EventSource's retry)
 
 
@@ -111,6 +112,12 @@ class EventLive:
     rendering: asyncio.Task[None] | None = None
     renders: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # For the polls answered from memory (``poll_state``): the player's version each own part
+    # is current at (read before the parts were, then moved by each slip merged in), the
+    # players whose part moved otherwise (not served until read again), when a poll last came.
+    pvs: dict[int, str] = field(default_factory=dict)
+    stale: set[int] = field(default_factory=set)
+    polled_at: float = 0.0
 
 
 def slip_of(personal: dict[str, Any], shared: dict[str, Any]) -> dict[str, Any] | None:
@@ -236,6 +243,10 @@ class Hub:
             await asyncio.sleep(HEARTBEAT_SECONDS)
             for client in self.clients():
                 client.put(HEARTBEAT)
+            now = time.monotonic()
+            for event_id, live in list(self.events.items()):
+                if event_id not in self.phones and now - live.polled_at > POLLED_KEEP_SECONDS:
+                    del self.events[event_id]  # polled no more, and no stream here
 
     async def _lag_watch(self) -> None:
         while True:
@@ -278,7 +289,9 @@ class Hub:
                 del players[client.player_id]
         if not players:
             self.phones.pop(event_id, None)
-            self.events.pop(event_id, None)  # nothing kept for an event nobody follows here
+            live = self.events.get(event_id)
+            if live is None or time.monotonic() - live.polled_at > POLLED_KEEP_SECONDS:
+                self.events.pop(event_id, None)  # nothing kept for an event nobody follows here
 
     async def catch_up(self, client: Client, last: str | None) -> None:
         """Tell a phone that just connected what it needs: nothing when ``last`` (its version)
@@ -365,6 +378,15 @@ class Hub:
             own = None if live.personal is None else live.personal.get(player_id)
             if what == SLIP and own is not None and isinstance(message.get("d"), dict):
                 slip_merged(own, message["d"])
+                if player_id in live.pvs and player_id not in live.stale:
+                    live.pvs[player_id] = str(message["pv"])  # the part is current at it
+            else:  # moved otherwise: read again before a poll is answered from memory
+                live.pvs.pop(player_id, None)
+                live.stale.add(player_id)
+                if live.polled_at:
+                    live.personal_dirty = True
+                    if live.rendering is None or live.rendering.done():
+                        live.rendering = self.loop.create_task(self.render(live))
             for client in phones:
                 client.pv = message["pv"]
                 if own is not None and live.shared is not None:
@@ -478,7 +500,20 @@ class Hub:
                 if push:  # what every phone shows alike goes first, the same bytes to all
                     self.push(live, final=not personal)
                 if personal:  # then each player's own part, read once for them all
+                    stale = set(live.stale)
+                    known = list(live.personal or ())
+                    # the players' versions read before their parts: each part is at least
+                    # as new as its version (a poll is answered from memory only then)
+                    pvs = await store().aversions([player_key(p) for p in known]) if known else []
                     live.personal = await self.db(_read_personal, live.event_id)
+                    live.stale -= stale
+                    live.pvs = {
+                        p: v
+                        for p, v in zip(known, pvs or [], strict=False)
+                        if p not in live.stale and p in live.personal
+                    }
+                    if not known and live.personal and live.polled_at:
+                        live.personal_dirty = True  # once more, with the versions read first
                     if push:
                         self.push_personal(live)
             except Exception:
@@ -539,6 +574,55 @@ class Hub:
         client.sent = data
         client.last_id = version
         client.put(frame("personal", data, version))
+
+    # --- polls answered from memory ----------------------------------------------------------
+
+    def polled(self, event_id: int) -> EventLive:
+        """A changed poll came for the event: the hub follows it (its parts read once per
+        change, as for the streams) while polls keep coming, ``POLLED_KEEP_SECONDS`` after the
+        last (an unchanged poll keeps it followed: ``poll_seen``)."""
+        live = self.events.setdefault(event_id, EventLive(event_id))
+        first = not live.polled_at
+        live.polled_at = time.monotonic()
+        if first or live.personal is None:
+            live.dirty = live.personal_dirty = True
+            if live.rendering is None or live.rendering.done():
+                live.rendering = self.loop.create_task(self.render(live))
+        return live
+
+    def poll_seen(self, event_id: int) -> EventLive | None:
+        """An unchanged poll: what the hub holds of the event (no reading started for it)."""
+        live = self.events.get(event_id)
+        if live is not None and live.polled_at:
+            live.polled_at = time.monotonic()
+        return live
+
+    def poll_state(
+        self, event_id: int, player_id: int, versions: list[str], language: str
+    ) -> tuple[bytes, dict[str, Any]] | None:
+        """The player's whole state (as the stream's ``state`` frame) and its shared part, from
+        memory, when this process holds it at exactly ``versions`` (the event's and the
+        player's, read just before) and no reading is under way; else None (Django's view)."""
+        live = self.polled(event_id)
+        if (
+            live.shared is None
+            or live.personal is None
+            or live.dirty
+            or live.personal_dirty
+            or live.lock.locked()
+            or live.shared_ev != versions[0]
+            or live.pvs.get(player_id) != versions[1]
+            or player_id in live.stale
+        ):
+            return None
+        own = live.personal.get(player_id)
+        if own is None:
+            return None
+        with translation.override(language):
+            data = dumps(own | {"slip": slip_of(own, live.shared)})
+        version = f"{versions[0]}.{versions[1]}"
+        head = b'{"version":' + dumps(version) + b',"server_time":' + _now() + b","
+        return head + live.shared_bytes[1:-1] + b"," + data[1:], live.shared
 
     # --- what a poll is told -----------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from tests.factories import EventRoleFactory, UserFactory
 from tests.web.console.test_console_browser import logged_in
 from tests.web.layout import assert_no_horizontal_scroll
 from tests.web.play.test_play_browser import browser  # noqa: F401 - the shared Chromium fixture
-from tournament.models import Event, Game, Player
+from tournament.models import Event, Game, LicenceConfirmation, Player
 from tournament.services.seasons import season_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -33,6 +33,10 @@ def nights():
     director = UserFactory(username="dora")
     for event in events:
         EventRoleFactory(event=event, user=director, role="director")
+    # The licences as her imported lists confirm them (a typed one shows its own event only).
+    Player.objects.filter(event__in=events).update(
+        licence_confirmed=LicenceConfirmation.DIRECTOR, licence_confirmed_by=director
+    )
     Game.objects.filter(event=events[0]).update(training_open=True)
     season = season_create(
         name="Winter 2026",
