@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from engine.board import Board, Layout
 from engine.errors import NotationError, RackError
@@ -21,6 +21,7 @@ class RoundDocument(TypedDict):
     ref: str
     word: str
     score: int
+    joker_replaced: NotRequired[bool]  # a joker game's round whose top uses the joker
 
 
 class GameDocument(TypedDict):
@@ -29,6 +30,7 @@ class GameDocument(TypedDict):
     rounds: list[RoundDocument]
     total: int
     end: str
+    formula: NotRequired[str]  # absent: standard duplicate
 
 
 GameRecord = GameDocument  # the name used in the CLI contract
@@ -37,7 +39,10 @@ GameRecord = GameDocument  # the name used in the CLI contract
 @dataclass(frozen=True)
 class RoundRecord:
     """A round played: its rack, the leftover that rack kept from the round before ("" after a
-    rejection), the racks rejected before it, and the move placed with its score."""
+    rejection), the racks rejected before it, and the move placed with its score. In a joker
+    game (FISF 3.8.1), a round whose top uses the joker says whether the joker was replaced on
+    the board by the real letter from the bag (``joker_replaced`` True: the joker comes back to
+    the next rack) or stays there (False); None for every other round."""
 
     number: int
     rack: str
@@ -46,13 +51,14 @@ class RoundRecord:
     ref: str
     word: str
     score: int
+    joker_replaced: bool | None = None
 
     @property
     def move(self) -> Move:
         return Move.from_ref(self.ref, self.word)
 
     def to_document(self) -> RoundDocument:
-        return {
+        doc: RoundDocument = {
             "number": self.number,
             "rack": self.rack,
             "leftover": self.leftover,
@@ -61,6 +67,9 @@ class RoundRecord:
             "word": self.word,
             "score": self.score,
         }
+        if self.joker_replaced is not None:
+            doc["joker_replaced"] = self.joker_replaced
+        return doc
 
     @classmethod
     def from_document(cls, doc: RoundDocument) -> RoundRecord:
@@ -73,11 +82,18 @@ class RoundRecord:
                 ref=str(doc["ref"]),
                 word=str(doc["word"]),
                 score=int(doc["score"]),
+                joker_replaced=_optional_bool(doc.get("joker_replaced")),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise NotationError(
                 f"round document {doc!r}: {exc!s} is missing or not of the right type"
             ) from None
+
+
+def _optional_bool(value: object) -> bool | None:
+    if value is None or isinstance(value, bool):
+        return value
+    raise TypeError(f"joker_replaced {value!r} is not true or false")
 
 
 @dataclass(frozen=True)
