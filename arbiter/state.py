@@ -224,6 +224,16 @@ def predrawn_check(document: Any, event: Event) -> dict[str, Any]:
             % {"tiles": document.get("tiles"), "tile_set": event.tile_set},
             code="predrawn_tiles_mismatch",
         )
+    formula = document.get("formula") or "standard"
+    if formula != "standard":  # games are played in standard duplicate (no formula stored)
+        raise ApplicationError(
+            gettext(
+                "The pre-drawn game is played in the formula '%(formula)s'; this event's games "
+                "are standard duplicate."
+            )
+            % {"formula": str(formula)[:40]},
+            code="predrawn_formula_mismatch",
+        )
     # An uploaded JSON object, not yet a GameDocument: replaying it is the check of its shape
     # (a missing key or a wrong type raises one of the errors caught below).
     game_document = cast(GameDocument, document)

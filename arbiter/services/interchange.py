@@ -134,13 +134,16 @@ def eliot_document(eliot: EliotGame, *, tile_set: str, layout: Layout) -> GameDo
         )
     if problems:
         raise GameImportError(problems)
-    return {
+    document: GameDocument = {
         "tiles": tile_set,
         "seed": None,
         "rounds": rounds,
         "total": sum(r["score"] for r in rounds),
         "end": "",
     }
+    if not eliot.formula.is_standard:  # Eliot's variants (docs/formulas.md)
+        document["formula"] = eliot.formula.name
+    return document
 
 
 @dataclass(frozen=True)

@@ -210,6 +210,16 @@ def test_a_leftover_put_back_replays_as_a_rack_refused_that_was_not_recorded() -
     assert (second["rack"], second["leftover"], second["rejected"]) == ("AEINRS?", "", ["-"])
 
 
+def test_a_game_in_an_original_formula_is_refused_while_games_are_standard_duplicate() -> None:
+    """Eliot's joker game (``bingo``) reads, and its document names the formula; an event's
+    game plays standard duplicate, so the import says so rather than replay it otherwise."""
+    content = HAND.read_bytes().replace(
+        b"<Mode>arbitration</Mode>", b"<Mode>arbitration</Mode><Variant>bingo</Variant>"
+    )
+    (problem,) = refused(content)
+    assert "played in the formula 'joker'" in problem
+
+
 def test_a_file_with_no_move_on_the_board_is_refused() -> None:
     content = (
         b'<?xml version="1.0"?><EliotGame format="2"><Dictionary/><Game><Mode>duplicate</Mode>'
