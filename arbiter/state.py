@@ -18,6 +18,7 @@ from django.utils.translation import gettext, ngettext
 from arbiter.rules import Policy
 from engine.board import Board, Layout
 from engine.errors import EngineError
+from engine.formula import Formula
 from engine.game import DuplicateGame
 from engine.lexicon import DEFAULT, Lexicon
 from engine.move import Move
@@ -157,9 +158,18 @@ def board_of(game: Game) -> Board:
     return Board.from_lines(list(game.board), Layout.load(game.board_layout))
 
 
+def formula_of(game: Game) -> Formula:
+    """The engine's formula of the game (docs/formulas.md)."""
+    return Formula.parse(game.formula)
+
+
 def board_before(round: Round) -> Board:
-    """The board a round was played on: the moves of the published rounds before it."""
+    """The board a round was played on: the moves of the published rounds before it (in a
+    joker game, replayed by the engine: a joker replaced by its letter is that letter)."""
     game = round.game
+    if formula_of(game).joker:
+        before = game.rounds.filter(status=Round.Status.PUBLISHED, number__lt=round.number)
+        return engine_game(game, before.order_by("number")).board
     board = Board(Layout.load(game.board_layout))
     for earlier in game.rounds.filter(
         status=Round.Status.PUBLISHED, number__lt=round.number
@@ -195,6 +205,7 @@ def engine_game(game: Game, rounds: Iterable[Round] | None = None) -> DuplicateG
             lexicon=lexicon_for(game.lexicon),
             layout=Layout.load(game.board_layout),
             seed=game.seed if game.seed is not None else 0,
+            formula=formula_of(game),
         )
     except EngineError as exc:
         raise ApplicationError(
@@ -223,16 +234,6 @@ def predrawn_check(document: Any, event: Event) -> dict[str, Any]:
             )
             % {"tiles": document.get("tiles"), "tile_set": event.tile_set},
             code="predrawn_tiles_mismatch",
-        )
-    formula = document.get("formula") or "standard"
-    if formula != "standard":  # games are played in standard duplicate (no formula stored)
-        raise ApplicationError(
-            gettext(
-                "The pre-drawn game is played in the formula '%(formula)s'; this event's games "
-                "are standard duplicate."
-            )
-            % {"formula": str(formula)[:40]},
-            code="predrawn_formula_mismatch",
         )
     # An uploaded JSON object, not yet a GameDocument: replaying it is the check of its shape
     # (a missing key or a wrong type raises one of the errors caught below).

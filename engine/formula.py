@@ -41,6 +41,8 @@ SIZES: dict[str, tuple[int, int, tuple[tuple[int, int], ...]]] = {
 }
 NAMES = (STANDARD, JOKER, *SIZES, DETONANTE)
 MAX_RACK = 9  # the largest rack of any formula (789)
+# Every formula a game may be played in, by its canonical name.
+FORMULAS = (STANDARD, JOKER, *SIZES, DETONANTE, *(f"{JOKER}+{size}" for size in SIZES))
 
 
 class FormulaError(EngineError):
@@ -135,4 +137,4 @@ def parse_formula(text: str | None) -> Formula:
     return Formula.parse(text)
 
 
-__all__ = ["MAX_RACK", "NAMES", "Formula", "FormulaError", "parse_formula"]
+__all__ = ["FORMULAS", "MAX_RACK", "NAMES", "Formula", "FormulaError", "parse_formula"]

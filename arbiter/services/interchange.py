@@ -219,7 +219,7 @@ def predrawn_file_check(*, event: Event, content: bytes) -> PredrawnFile:
 
 @transaction.atomic
 def game_import_predrawn(
-    *, event: Event, file_name: str, content: bytes, actor: Actor
+    *, event: Event, file_name: str, content: bytes, actor: Actor, formula: str | None = None
 ) -> tuple[Game, PredrawnFile]:
     """Add the file's game (Eliot XML or the engine's JSON) to the event as a pre-drawn game:
     its racks, in order, and the tops they were played with. Nothing is added when anything
@@ -227,7 +227,13 @@ def game_import_predrawn(
     event_require_open(event)
     read = predrawn_file_check(event=event, content=content)
     document = read.document
-    game = game_create(event=event, actor=actor, source=Game.Source.PREDRAWN, predrawn=document)
+    game = game_create(
+        event=event,
+        actor=actor,
+        source=Game.Source.PREDRAWN,
+        predrawn=document,
+        formula=formula,
+    )
     data: dict[str, Any] = {
         "file": file_name[:200],
         "format": read.format,

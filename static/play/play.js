@@ -242,6 +242,7 @@
       badge.className = "badge status-" + (round.status === "open" ? "running" : "finished");
     }
     if (game && game.status === "finished") badge.textContent = gettext("game over");
+    if (game && game.formula_label) label.textContent += " · " + game.formula_label;
     renderRack(round);
     tick();
   }
