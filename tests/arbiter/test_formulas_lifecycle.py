@@ -74,3 +74,18 @@ def test_an_unknown_formula_is_refused_with_its_code(room: Event) -> None:
         game_create(event=room, actor=None, formula="8sur9")
     assert refused.value.code == "unknown_formula"
     assert not room.games.exists()
+
+
+def test_a_joker_game_exports_to_eliot_with_its_variant_and_a_789_game_is_refused(
+    room: Event, players: list[Player]
+) -> None:
+    from arbiter.selectors.interchange import eliot_bytes
+
+    game = GameFactory(event=room, number=1, seed=7, formula="joker")
+    finish_round(open_round(game), T0)
+    written = eliot_bytes(game).decode("utf-8")
+    assert "<Mode>arbitration</Mode>\n        <Variant>bingo</Variant>" in written
+    nine = GameFactory(event=room, number=2, seed=7, formula="789")
+    with pytest.raises(ApplicationError) as refused:
+        eliot_bytes(nine)
+    assert refused.value.code == "formula_not_in_eliot"
