@@ -156,18 +156,20 @@ def long_racks(
                 (b, "".join(rng.sample(unseen(b, tiles), size - blanks)) + BLANK * blanks)
                 for b in boards
             ]
-            native_ms, pure_ms, counts = [], [], []
+            native_ms, pure_ms, native_cpu, pure_cpu = [], [], [], []
             for board, rack in racks:
-                start = time.perf_counter()
+                start, own = time.perf_counter(), time.thread_time()
                 top(board, rack, lexicon, 1, tiles, engine="native", formula=formula)
                 native_ms.append((time.perf_counter() - start) * 1000)
+                native_cpu.append((time.thread_time() - own) * 1000)
                 if pure:
-                    start = time.perf_counter()
+                    start, own = time.perf_counter(), time.thread_time()
                     top(board, rack, lexicon, 1, tiles, engine="pure", formula=formula)
                     pure_ms.append((time.perf_counter() - start) * 1000)
-            closes, moves_n = [], []
+                    pure_cpu.append((time.thread_time() - own) * 1000)
+            closes, closes_cpu, moves_n = [], [], []
             for board, rack in racks[:close_positions]:
-                start = time.perf_counter()
+                start, own = time.perf_counter(), time.thread_time()
                 moves = generate(board, rack, lexicon, tiles, engine="native", formula=formula)
                 judge = RoundJudge(
                     board=board,
@@ -184,15 +186,17 @@ def long_racks(
                     m = rng.choice(best)
                     judge.rule(Slip(m.word, m.ref, m.score))
                 closes.append((time.perf_counter() - start) * 1000)
+                closes_cpu.append((time.thread_time() - own) * 1000)
                 moves_n.append(len(moves))
-            counts = moves_n
             table[str(size)][str(blanks)] = {
                 "native_top": spread(native_ms),
-                **({"pure_top": spread(pure_ms)} if pure else {}),
+                "native_top_cpu": spread(native_cpu),
+                **({"pure_top": spread(pure_ms), "pure_top_cpu": spread(pure_cpu)} if pure else {}),
             }
             close[str(size)][str(blanks)] = {
                 **spread(closes),
-                "moves": int(statistics.median(counts)) if counts else 0,
+                "cpu": spread(closes_cpu) if closes_cpu else {},
+                "moves": int(statistics.median(moves_n)) if moves_n else 0,
                 "within_target": p90(closes) <= CLOSE_TARGET_MS if closes else None,
             }
     return {
