@@ -31,6 +31,9 @@ FAULTS: dict[Fault, str] = {
         "move %(move)s: the word is not written in full: %(square)s next to it holds %(here)s"
     ),
     Fault.NOT_ON_RACK: _("move %(move)s needs %(tiles)s not on the rack %(rack)s"),
+    Fault.TOO_MANY_TILES: _(
+        "move %(move)s places %(tiles)s tiles: the formula %(formula)s places at most %(most)s"
+    ),
     Fault.NOT_CONNECTED: _("move %(move)s does not touch any tile on the board"),
     Fault.MISSES_CENTRE: _("move %(move)s: the first move must cover the centre square %(square)s"),
     Fault.NOT_IN_LEXICON: _("not in the lexicon %(lexicon)s: %(words)s"),
@@ -64,6 +67,17 @@ ERRORS: dict[str, str] = {
     "rack_minimum": _(
         "rack %(rack)s: vowels %(vowels)s, consonants %(consonants)s, either %(either)s; round "
         "%(round)s needs at least %(need_vowels)s vowels and %(need_consonants)s consonants"
+    ),
+    "rack_joker_missing": _(
+        "rack %(rack)s: in a joker game every rack holds a joker while one is left"
+    ),
+    "formula_unknown": _(
+        "formula '%(formula)s': '%(part)s' is not a formula (joker, 7sur8, 7et8, 789, "
+        "detonante, or joker+7sur8, joker+7et8, joker+789)"
+    ),
+    "formula_combination": _(
+        "formula '%(formula)s': the regulation (3.8.2) combines only the joker with one of "
+        "7sur8, 7et8 or 789"
     ),
 }
 

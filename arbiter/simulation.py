@@ -23,7 +23,7 @@ from arbiter import tasks
 from arbiter.selectors.standings import standings_event
 from arbiter.services import clock, publishing, racks, scoring
 from arbiter.services.slips import SlipRefused, slip_submit
-from arbiter.state import board_of, lexicon_for
+from arbiter.state import board_of, formula_of, lexicon_for
 from engine.movegen import ScoredMove, generate
 from engine.notation import Direction, format_ref
 from engine.tiles import TileSet
@@ -174,7 +174,11 @@ def _play_round(
 ) -> None:
     game = round.game
     moves = generate(
-        board_of(game), round.rack, lexicon_for(game.lexicon), TileSet.load(game.tile_set)
+        board_of(game),
+        round.rack,
+        lexicon_for(game.lexicon),
+        TileSet.load(game.tile_set),
+        formula=formula_of(game),
     )
     if not moves:
         return

@@ -19,6 +19,7 @@ from arbiter.rules import Policy, Rulebook
 from arbiter.rules.rulebook import BLITZ_SECONDS
 from engine.board import Board, Layout
 from engine.errors import EngineError
+from engine.formula import Formula
 from engine.game import DuplicateGame
 from engine.lexicon import DEFAULT, Lexicon
 from engine.move import Move
@@ -161,9 +162,18 @@ def board_of(game: Game) -> Board:
     return Board.from_lines(list(game.board), Layout.load(game.board_layout))
 
 
+def formula_of(game: Game) -> Formula:
+    """The engine's formula of the game (docs/formulas.md)."""
+    return Formula.parse(game.formula)
+
+
 def board_before(round: Round) -> Board:
-    """The board a round was played on: the moves of the published rounds before it."""
+    """The board a round was played on: the moves of the published rounds before it (in a
+    joker game, replayed by the engine: a joker replaced by its letter is that letter)."""
     game = round.game
+    if formula_of(game).joker:
+        before = game.rounds.filter(status=Round.Status.PUBLISHED, number__lt=round.number)
+        return engine_game(game, before.order_by("number")).board
     board = Board(Layout.load(game.board_layout))
     for earlier in game.rounds.filter(
         status=Round.Status.PUBLISHED, number__lt=round.number
@@ -199,6 +209,7 @@ def engine_game(game: Game, rounds: Iterable[Round] | None = None) -> DuplicateG
             lexicon=lexicon_for(game.lexicon),
             layout=Layout.load(game.board_layout),
             seed=game.seed if game.seed is not None else 0,
+            formula=formula_of(game),
         )
     except EngineError as exc:
         raise ApplicationError(

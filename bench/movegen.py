@@ -19,6 +19,16 @@ wall time; ``cpu_ms`` holds the same medians of this thread's CPU time, which a 
 Targets (2-core machine): native top <= 0.5 / 3 / 15 ms, at least 20x the pure engine with two
 blanks; native every move <= 2 / 10 / 40 ms; load < 100 ms; under 150 MB resident. The pure
 engine alone: medians at most 10 / 100 / 500 ms.
+
+The original formulas (issue 36, docs/formulas.md): ``racks`` times the top of racks of 7, 8 and
+9 tiles (standard, 7 et 8 and 7-8-9: their bonuses) with 0, 1 and 2 blanks on ``--positions``
+mid-game positions (200 by default, from 20 autoplayed games), native and pure: median and p90
+in ms, and the median number of legal moves. ``close`` is what a round's close does with the
+rack once the clock stops, for 1,000 players: every legal move (native), the judge's index of
+them, and 1,000 slips ruled and ranked among them (``arbiter.rules.RoundJudge``; the slips are
+moves of the best quarter, as a room plays), on the first ``--close-positions`` positions
+(20): median and p90 in ms, against the round close's target (1,000 players in 0.3 s, the whole
+close: bench/round_close.py). ``--no-racks`` skips both.
 """
 
 from __future__ import annotations
@@ -36,12 +46,14 @@ from collections import Counter
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine import native  # noqa: E402
 from engine.board import Board  # noqa: E402
+from engine.formula import Formula  # noqa: E402
 from engine.game import autoplay  # noqa: E402
 from engine.lexicon import Lexicon  # noqa: E402
 from engine.movegen import generate, top  # noqa: E402
@@ -53,6 +65,8 @@ NATIVE_ALL_TARGETS_MS = {0: 2.0, 1: 10.0, 2: 40.0}
 LOAD_TARGET_MS = 100.0
 RSS_TARGET_MB = 150.0
 SPEEDUP_TARGET = 20.0
+CLOSE_TARGET_MS = 300.0  # 1,000 players' slips, the whole close (bench/round_close.py)
+RACK_FORMULAS = {7: "standard", 8: "7et8", 9: "789"}
 
 
 def positions(games: int, lexicon: Lexicon, tiles: TileSet) -> list[Board]:
@@ -114,12 +128,101 @@ def medians(times: dict[int, list[float]]) -> dict[str, float]:
     return {str(b): round(statistics.median(t), 3) for b, t in times.items()}
 
 
+def p90(values: list[float]) -> float:
+    return statistics.quantiles(values, n=10, method="inclusive")[-1]
+
+
+def spread(values: list[float]) -> dict[str, float]:
+    return {"median": round(statistics.median(values), 3), "p90": round(p90(values), 3)}
+
+
+def long_racks(
+    positions_wanted: int, close_positions: int, lexicon: Lexicon, tiles: TileSet, pure: bool
+) -> dict[str, object]:
+    """The top of 7-, 8- and 9-tile racks with 0-2 blanks, and a round's close with them."""
+    from arbiter.rules import Placements, RoundJudge, Slip
+
+    games = -(-positions_wanted // 10)
+    boards = positions(games, lexicon, tiles)[:positions_wanted]
+    rng = random.Random(36)
+    table: dict[str, dict[str, dict[str, object]]] = {}
+    close: dict[str, dict[str, object]] = {}
+    for size, name in RACK_FORMULAS.items():
+        formula = Formula.parse(name)
+        table[str(size)] = {}
+        close[str(size)] = {}
+        for blanks in (0, 1, 2):
+            racks = [
+                (b, "".join(rng.sample(unseen(b, tiles), size - blanks)) + BLANK * blanks)
+                for b in boards
+            ]
+            native_ms, pure_ms, native_cpu, pure_cpu = [], [], [], []
+            for board, rack in racks:
+                start, own = time.perf_counter(), time.thread_time()
+                top(board, rack, lexicon, 1, tiles, engine="native", formula=formula)
+                native_ms.append((time.perf_counter() - start) * 1000)
+                native_cpu.append((time.thread_time() - own) * 1000)
+                if pure:
+                    start, own = time.perf_counter(), time.thread_time()
+                    top(board, rack, lexicon, 1, tiles, engine="pure", formula=formula)
+                    pure_ms.append((time.perf_counter() - start) * 1000)
+                    pure_cpu.append((time.thread_time() - own) * 1000)
+            closes, closes_cpu, moves_n = [], [], []
+            for board, rack in racks[:close_positions]:
+                start, own = time.perf_counter(), time.thread_time()
+                moves = generate(board, rack, lexicon, tiles, engine="native", formula=formula)
+                judge = RoundJudge(
+                    board=board,
+                    rack=rack,
+                    lexicon=lexicon,
+                    tiles=tiles,
+                    round_number=8,
+                    top_score=moves[0].score if moves else 0,
+                    score_counts=Counter(m.score for m in moves),
+                    placements=Placements(board, moves),
+                )
+                best = moves[: max(1, len(moves) // 4)]
+                for _ in range(1000):
+                    m = rng.choice(best)
+                    judge.rule(Slip(m.word, m.ref, m.score))
+                closes.append((time.perf_counter() - start) * 1000)
+                closes_cpu.append((time.thread_time() - own) * 1000)
+                moves_n.append(len(moves))
+            table[str(size)][str(blanks)] = {
+                "native_top": spread(native_ms),
+                "native_top_cpu": spread(native_cpu),
+                **({"pure_top": spread(pure_ms), "pure_top_cpu": spread(pure_cpu)} if pure else {}),
+            }
+            close[str(size)][str(blanks)] = {
+                **spread(closes),
+                "cpu": spread(closes_cpu) if closes_cpu else {},
+                "moves": int(statistics.median(moves_n)) if moves_n else 0,
+                "within_target": p90(closes) <= CLOSE_TARGET_MS if closes else None,
+            }
+    return {
+        "positions": len(boards),
+        "formulas": {str(k): v for k, v in RACK_FORMULAS.items()},
+        "racks": table,
+        "close_positions": min(close_positions, len(boards)),
+        "close_target_ms": CLOSE_TARGET_MS,
+        "close": close,
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--games", type=int, default=4, help="autoplayed games to take positions from"
     )
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--positions", type=int, default=200, help="positions for the 7/8/9-tile racks (200)"
+    )
+    parser.add_argument(
+        "--close-positions", type=int, default=20, help="positions for the close of 1,000 slips"
+    )
+    parser.add_argument("--no-racks", action="store_true", help="skip the 7/8/9-tile racks")
+    parser.add_argument("--no-pure-racks", action="store_true", help="7/8/9 tiles: native only")
     args = parser.parse_args()
     if not native.BUILT:
         raise SystemExit("bench/movegen.py: the native engine is not built (make install)")
@@ -175,6 +278,11 @@ def main() -> int:
         "cpus": os.cpu_count(),
         "load_average": round(os.getloadavg()[0], 2),
     }
+    if not args.no_racks:
+        racks_report = long_racks(
+            args.positions, args.close_positions, lexicon, tiles, pure=not args.no_pure_racks
+        )
+        report["long_racks"] = {**racks_report, "load_average": round(os.getloadavg()[0], 2)}
     if args.json:
         print(json.dumps(report))
         return 0
@@ -195,7 +303,27 @@ def main() -> int:
         f"  peak resident memory: {rss_native:.1f} MB after the native runs (< {RSS_TARGET_MB}), "
         f"{rss_end:.1f} MB once the pure engine has run"
     )
+    if "long_racks" in report:
+        _print_racks(report["long_racks"])  # type: ignore[arg-type]
     return 0
+
+
+def _print_racks(doc: dict[str, Any]) -> None:
+    print(
+        f"Racks of 7, 8, 9 tiles ({doc['formulas']}) on {doc['positions']} positions: "
+        "top(1) median / p90 ms; a close of 1,000 slips on "
+        f"{doc['close_positions']} positions (target {doc['close_target_ms']:.0f} ms)"
+    )
+    for size, by_blanks in doc["racks"].items():
+        for blanks, row in by_blanks.items():
+            native_top, closing = row["native_top"], doc["close"][size][blanks]
+            pure = row.get("pure_top")
+            pure_said = f", pure {pure['median']:.1f} / {pure['p90']:.1f}" if pure else ""
+            print(
+                f"  {size} tiles, {blanks} blank(s): native {native_top['median']:.2f} / "
+                f"{native_top['p90']:.2f}{pure_said}; close {closing['median']:.0f} / "
+                f"{closing['p90']:.0f} ms ({closing['moves']} moves)"
+            )
 
 
 if __name__ == "__main__":

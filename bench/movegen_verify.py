@@ -7,7 +7,10 @@ its score, the tiles it uses, the order), and the native ``top(n)`` must be the 
 first n (n drawn from 1, 2, 3, 10, 50). Prints how many positions and moves were compared and
 the first difference, if any (exit status 1).
 
-    .venv/bin/python bench/movegen_verify.py [--positions 2000] [--seed 1] [--json]
+    .venv/bin/python bench/movegen_verify.py [--positions 2000] [--seed 1] [--formula F] [--json]
+
+``--formula`` (``7sur8``, ``7et8``, ``789``...: docs/formulas.md) draws racks of the formula's
+size (8 or 9 tiles) and compares the moves with its bonuses and most tiles placed.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine import native  # noqa: E402
+from engine.formula import Formula  # noqa: E402
 from engine.lexicon import Lexicon  # noqa: E402
 from engine.movegen import generate, top  # noqa: E402
 from engine.tiles import TileSet  # noqa: E402
@@ -33,8 +37,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--formula", default="standard")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    formula = Formula.parse(args.formula)
     if not native.BUILT:
         raise SystemExit("bench/movegen_verify.py: the native engine is not built (make install)")
     lexicon = Lexicon.load()
@@ -46,11 +52,12 @@ def main() -> int:
     for code in ("en", "fr"):
         tiles = TileSet.load(code)
         count = args.positions // 2 if code == "en" else args.positions - args.positions // 2
-        for board, rack in random_positions(args.seed, count, lexicon, tiles):
+        positions = random_positions(args.seed, count, lexicon, tiles, formula.rack_size)
+        for board, rack in positions:
             n = rng.choice((1, 2, 3, 10, 50))
-            pure = generate(board, rack, lexicon, tiles, engine="pure")
-            fast = generate(board, rack, lexicon, tiles, engine="native")
-            best = top(board, rack, lexicon, n, tiles, engine="native")
+            pure = generate(board, rack, lexicon, tiles, engine="pure", formula=formula)
+            fast = generate(board, rack, lexicon, tiles, engine="native", formula=formula)
+            best = top(board, rack, lexicon, n, tiles, engine="native", formula=formula)
             if fast != pure or best != pure[:n]:
                 difference = {
                     "tiles": code,
@@ -68,6 +75,7 @@ def main() -> int:
         if difference:
             break
     report = {
+        "formula": formula.name,
         "positions": compared,
         "by_blanks": {str(b): c for b, c in by_blanks.items()},
         "moves_compared": moves,

@@ -31,8 +31,7 @@
 #define TERMINAL (1u << 27)
 #define LETTERS ((1u << 26) - 1)
 #define SYMBOLS ((1u << 27) - 1)
-#define BINGO_TILES 7
-#define BINGO_BONUS 50
+#define MAX_BONUS_TILES 16 /* the bonus table: 0 to 15 tiles placed */
 #define NO_CROSS (-1)
 #define BLANK 26
 #define MAX_WORD SIZE
@@ -221,13 +220,15 @@ typedef struct {
     int nright;
     int a;
     int right_free;
+    int bonus[MAX_BONUS_TILES]; /* the formula's bonus per tiles placed */
+    int max_played;             /* the most tiles a move places */
     Collector *out;
 } Search;
 
 static void record(Search *s, int score, int start, int ntiles) {
     Collector *out = s->out;
     const Line *ln = s->line;
-    if (ntiles == BINGO_TILES) score += BINGO_BONUS;
+    score += s->bonus[ntiles];
     if (score < out->threshold) return;
     int len = s->nleft + s->nright;
     if (s->dir == 1 && ntiles == 1) {
@@ -304,7 +305,7 @@ static void go_right(Search *s, int pos, uint32_t node, int msum, int wmul, int 
     }
     uint32_t m = mask[node];
     if (m & TERMINAL) record(s, msum * wmul + xsum, s->a - s->nleft + 1, ntiles);
-    if (pos < SIZE) {
+    if (pos < SIZE && ntiles < s->max_played) {
         uint32_t allowed = m & ln->xm[pos];
         if (allowed) {
             int lmp = ln->lm[pos], wmp = ln->wm[pos], xsp = ln->xs[pos];
@@ -370,7 +371,8 @@ static void covered(Search *s, int pos, uint32_t node, int msum, int wmul, int x
     if ((m & SEP_BIT) && s->a < SIZE - 1)
         go_right(s, s->a + 1, child_of(mask, first, target, node, m, SEP), msum, wmul, xsum,
                  ntiles, rmask);
-    if (pos > 0 && (rmask || s->counts[BLANK]) && !ln->anchor[pos - 1])
+    if (pos > 0 && (rmask || s->counts[BLANK]) && !ln->anchor[pos - 1] &&
+        ntiles < s->max_played)
         place_left(s, pos - 1, node, msum, wmul, xsum, ntiles, rmask);
 }
 
@@ -516,7 +518,7 @@ static void build_lines(const LexObject *lex, const Grid *g, const uint8_t *lmul
 
 typedef struct {
     int sorted_values[SIZE + 1]; /* the rack's tile values, highest first (0 for a blank) */
-    int tiles;                   /* tiles on the rack */
+    int tiles;                   /* tiles a move may place: the rack's, at most max_played */
     uint32_t letters;            /* letters on the rack */
     int blank;
 } RackInfo;
@@ -534,8 +536,8 @@ static int square_best(const Search *s, const RackInfo *r, const Line *ln, int p
     return best;
 }
 
-static int span_bound(const Line *ln, const RackInfo *r, const int *sq, int k, int tsum,
-                      const int *best) {
+static int span_bound(const Search *s, const Line *ln, const RackInfo *r, const int *sq, int k,
+                      int tsum, const int *best) {
     int W = 1, cross = 0;
     for (int i = 0; i < k; i++) W *= ln->wm[sq[i]];
     int coef[SIZE];
@@ -562,8 +564,7 @@ static int span_bound(const Line *ln, const RackInfo *r, const int *sq, int k, i
     int paired = 0;
     for (int i = 0; i < k; i++) paired += coef[i] * r->sorted_values[i];
     int bound = W * tsum + cross + (paired < capped ? paired : capped);
-    if (k == BINGO_TILES) bound += BINGO_BONUS;
-    return bound;
+    return bound + s->bonus[k];
 }
 
 static int anchor_bound(const Search *s, const RackInfo *r, const Line *ln, int a) {
@@ -609,7 +610,7 @@ static int anchor_bound(const Search *s, const RackInfo *r, const Line *ln, int 
             while (pos < SIZE && ln->code[pos] >= 0) tsum += ln->val[pos++];
             int e = pos - 1;
             if (e - lstart[li] + 1 >= 2) {
-                int b = span_bound(ln, r, sq, k, tsum, best);
+                int b = span_bound(s, ln, r, sq, k, tsum, best);
                 if (b > bound) bound = b;
             }
             if (pos >= SIZE || k >= r->tiles || best[pos] < 0) break;
@@ -706,38 +707,41 @@ static int anchor_cmp(const void *pa, const void *pb) {
 }
 
 static const char search_doc[] =
-    "search(lexicon, cells, letter_mult, word_mult, start, values, rack, keep)\n\n"
+    "search(lexicon, cells, letter_mult, word_mult, start, values, rack, keep, bonus, "
+    "max_played)\n\n"
     "The moves for the rack on the board, in the total order of engine.movegen: every move\n"
     "when keep is 0, else the keep best (generate()[:keep]).\n"
     "cells: 225 bytes, row by row, '.' or a tile (lower case: a blank); letter_mult and\n"
     "word_mult: 225 bytes; start: the start square (row * 15 + col); values: 26 bytes, the\n"
-    "face value of A-Z; rack: 27 bytes, how many of A-Z and blanks.";
+    "face value of A-Z; rack: 27 bytes, how many of A-Z and blanks; bonus: 16 bytes, the bonus\n"
+    "for 0 to 15 tiles placed; max_played: the most tiles a move places (1-15).";
 
 static PyObject *native_search(PyObject *self, PyObject *args) {
     LexObject *lex;
-    Py_buffer cells, lmul, wmul, values, rack;
-    int start;
+    Py_buffer cells, lmul, wmul, values, rack, bonus;
+    int start, max_played;
     Py_ssize_t keep;
     (void)self;
     if (MoveType == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "engine._native.bind() has not been called");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "O!y*y*y*iy*y*n", &LexType, &lex, &cells, &lmul, &wmul, &start,
-                          &values, &rack, &keep))
+    if (!PyArg_ParseTuple(args, "O!y*y*y*iy*y*ny*i", &LexType, &lex, &cells, &lmul, &wmul,
+                          &start, &values, &rack, &keep, &bonus, &max_played))
         return NULL;
     PyObject *result = NULL;
     Collector out = {0};
     Anchor *order = NULL;
     Line *lines = NULL;
     if (cells.len != SQUARES || lmul.len != SQUARES || wmul.len != SQUARES || values.len != 26 ||
-        rack.len != 27) {
-        PyErr_SetString(PyExc_ValueError,
-                        "cells, letter_mult and word_mult need 225 bytes, values 26, rack 27");
+        rack.len != 27 || bonus.len != MAX_BONUS_TILES) {
+        PyErr_SetString(PyExc_ValueError, "cells, letter_mult and word_mult need 225 bytes, "
+                                          "values 26, rack 27, bonus 16");
         goto done;
     }
-    if (start < 0 || start >= SQUARES || keep < 0) {
-        PyErr_SetString(PyExc_ValueError, "start must be a square (0-224) and keep >= 0");
+    if (start < 0 || start >= SQUARES || keep < 0 || max_played < 1 || max_played > SIZE) {
+        PyErr_SetString(PyExc_ValueError,
+                        "start must be a square (0-224), keep >= 0 and max_played 1-15");
         goto done;
     }
     const char *cl = cells.buf;
@@ -792,6 +796,8 @@ static PyObject *native_search(PyObject *self, PyObject *args) {
     RackInfo ri;
     memset(&ri, 0, sizeof ri);
     for (int i = 0; i < 26; i++) s.values[i] = ((const uint8_t *)values.buf)[i];
+    for (int i = 0; i < MAX_BONUS_TILES; i++) s.bonus[i] = ((const uint8_t *)bonus.buf)[i];
+    s.max_played = max_played;
     uint32_t rmask0 = 0;
     int nv = 0;
     for (int i = 0; i < 27; i++) {
@@ -809,6 +815,7 @@ static PyObject *native_search(PyObject *self, PyObject *args) {
         }
         ri.sorted_values[j + 1] = v;
     }
+    if (ri.tiles > max_played) ri.tiles = max_played;
     ri.letters = rmask0;
     ri.blank = s.counts[BLANK] > 0;
     out.keep = keep;
@@ -891,6 +898,7 @@ done:
     PyBuffer_Release(&wmul);
     PyBuffer_Release(&values);
     PyBuffer_Release(&rack);
+    PyBuffer_Release(&bonus);
     return result;
 }
 

@@ -27,5 +27,7 @@ def search(
     values: bytes,
     rack: bytes,
     keep: int,
+    bonus: bytes,
+    max_played: int,
     /,
 ) -> list[ScoredMove]: ...

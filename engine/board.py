@@ -163,6 +163,17 @@ class Board:
             self._cells[r * SIZE + c] = ch
         return placed
 
+    def replace_blank(self, row: int, col: int) -> str:
+        """Put the real tile in place of the blank on (row, col) (the joker formula: the
+        joker is replaced by the letter it stands for); return that letter."""
+        here = self._cells[row * SIZE + col]
+        if not here.islower():
+            raise PlacementError(
+                f"square {'ABCDEFGHIJKLMNO'[row]}{col + 1} holds {here or 'nothing'}, not a blank"
+            )
+        self._cells[row * SIZE + col] = here.upper()
+        return here.upper()
+
     def lines(
         self, direction: Direction
     ) -> tuple[list[list[str]], list[list[int]], list[list[int]]]:

@@ -7,11 +7,12 @@ A1. ``choice_key`` is that order as one total key; ``choose_top`` applies it.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine import movegen
 from engine.board import Board
 from engine.errors import EngineError, RackError
+from engine.formula import Formula
 from engine.lexicon import Lexicon
 from engine.movegen import ScoredMove
 from engine.tiles import BLANK, TileSet, subtract
@@ -54,20 +55,35 @@ def choice_key(move: ScoredMove, rack: str, tiles: TileSet) -> ChoiceKey:
     )
 
 
-def choose_top(moves: Sequence[ScoredMove], rack: str, tiles: TileSet) -> ScoredMove:
+def choose_top(
+    moves: Sequence[ScoredMove],
+    rack: str,
+    tiles: TileSet,
+    *,
+    lost: Callable[[ScoredMove], bool] | None = None,
+) -> ScoredMove:
     """The top to place on the board: among the moves of the highest score, the first by
-    ``choice_key`` (blanks kept, balanced leave, fewer tiles, alphabetical, nearest A1)."""
+    ``choice_key`` (blanks kept, balanced leave, fewer tiles, alphabetical, nearest A1). In a
+    joker game ``lost`` says which moves would leave the joker on the board: after the blanks
+    kept, a move whose joker comes back goes first (FISF 3.8.1)."""
     if not moves:
         raise EngineError(f"no move to choose from for the rack {rack}")
     best = max(m.score for m in moves)
-    return min((m for m in moves if m.score == best), key=lambda m: choice_key(m, rack, tiles))
+
+    def key(m: ScoredMove) -> tuple[int, int, ChoiceKey]:
+        k = choice_key(m, rack, tiles)
+        return (k[0], int(lost(m)) if lost is not None else 0, k)
+
+    return min((m for m in moves if m.score == best), key=key)
 
 
-def all_tops(board: Board, rack: str, lexicon: Lexicon, tiles: TileSet) -> list[ScoredMove]:
+def all_tops(
+    board: Board, rack: str, lexicon: Lexicon, tiles: TileSet, formula: Formula | None = None
+) -> list[ScoredMove]:
     """Every move of the highest score (asks ``movegen.top`` for more until the cut is below it)."""
     n = 16
     while True:
-        moves = movegen.top(board, rack, lexicon, n=n, tiles=tiles)
+        moves = movegen.top(board, rack, lexicon, n=n, tiles=tiles, formula=formula)
         if len(moves) < n or moves[-1].score < moves[0].score:
             return [m for m in moves if m.score == moves[0].score] if moves else []
         n *= 4

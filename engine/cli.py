@@ -6,6 +6,9 @@
     python -m engine batch [--lexicon ...] [--tiles ...]    # JSON lines in, JSON lines out
     python -m engine game  [--seed N] [--tiles en|fr] [--lexicon ...] [--json]
 
+Every command takes ``--formula`` (standard by default; ``joker``, ``7sur8``, ``7et8``, ``789``,
+``detonante``, ``joker+7et8``...: engine.formula); a ``batch`` line may name its own.
+
 Bad input exits with status 2 and one line on standard error naming what is wrong; ``batch``
 answers a bad line with ``{"error": "..."}`` and goes on with the next.
 """
@@ -20,13 +23,12 @@ from typing import Any, NoReturn, TextIO, TypedDict
 
 from engine.board import LAYOUTS, Board, Layout
 from engine.errors import EngineError
+from engine.formula import Formula
 from engine.game import DuplicateGame, autoplay
 from engine.lexicon import DEFAULT, Lexicon
 from engine.movegen import ScoredMove, top
 from engine.tiles import TILE_SETS, TileSet
 from engine.validate import Fault, Verdict, validate_text
-
-RACK_MAX = 7
 
 
 class MoveJSON(TypedDict):
@@ -69,9 +71,17 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--lexicon", default=DEFAULT, help="enable (default) or a word-list file")
         p.add_argument("--tiles", default="en", choices=TILE_SETS, help="tile set (default en)")
         p.add_argument("--layout", default="standard", choices=LAYOUTS, help="board layout")
+        p.add_argument(
+            "--formula",
+            default="standard",
+            help="standard (default), joker, 7sur8, 7et8, 789, detonante, or joker+7sur8, "
+            "joker+7et8, joker+789",
+        )
 
     p = sub.add_parser("top", help="the best moves for a rack")
-    p.add_argument("--rack", required=True, help="up to 7 tiles, ? for a blank")
+    p.add_argument(
+        "--rack", required=True, help="up to 7 tiles (8 or 9 in a formula with them), ? a blank"
+    )
     p.add_argument("--board", help="board file (15 lines of 15 characters) or - for stdin")
     p.add_argument("--n", type=int, default=10, help="how many moves (default 10)")
     p.add_argument("--json", action="store_true")
@@ -115,12 +125,18 @@ def board_from_json(lines: Any, layout: Layout) -> Board:
     return Board.from_lines(lines, layout)
 
 
-def parse_rack(tiles: TileSet, text: Any) -> str:
+def parse_rack(tiles: TileSet, text: Any, formula: Formula | None = None) -> str:
+    """A rack of 1 to the formula's rack size (7 for standard duplicate) tiles."""
+    formula = formula or Formula()
+    most = formula.rack_size
     if not isinstance(text, str) or not text.strip():
-        raise UsageError("a rack of 1 to 7 tiles is needed (? for a blank)")
+        raise UsageError(f"a rack of 1 to {most} tiles is needed (? for a blank)")
     rack = tiles.parse_rack(text)
-    if len(rack) > RACK_MAX:
-        raise UsageError(f"rack {text!r} has {len(rack)} tiles: a rack holds at most 7")
+    if len(rack) > most:
+        raise UsageError(
+            f"rack {text!r} has {len(rack)} tiles: a rack holds at most {most} "
+            f"(formula {formula.name})"
+        )
     return rack
 
 
@@ -138,22 +154,33 @@ def score_json(verdict: Verdict) -> ScoreJSON:
     }
 
 
-def _score(board: Board, text: str, rack: str | None, lexicon: Lexicon, tiles: TileSet) -> Verdict:
+def _score(
+    board: Board,
+    text: str,
+    rack: str | None,
+    lexicon: Lexicon,
+    tiles: TileSet,
+    formula: Formula,
+) -> Verdict:
     """A move that cannot be read is bad input; one that can be read gets a verdict, whatever
     is wrong with it on the board (off the board included)."""
-    verdict = validate_text(board, text, rack=rack, lexicon=lexicon, tiles=tiles)
+    verdict = validate_text(board, text, rack=rack, lexicon=lexicon, tiles=tiles, formula=formula)
     if verdict.move is None and Fault.BAD_NOTATION in verdict.faults():
         raise UsageError(verdict.problems[0].message)
     return verdict
 
 
-def _top(board: Board, rack: str, lexicon: Lexicon, tiles: TileSet, n: int) -> list[ScoredMove]:
+def _top(
+    board: Board, rack: str, lexicon: Lexicon, tiles: TileSet, n: int, formula: Formula
+) -> list[ScoredMove]:
     if n < 1:
         raise UsageError(f"--n must be at least 1, not {n}")
-    return top(board, rack, lexicon, n=n, tiles=tiles)
+    return top(board, rack, lexicon, n=n, tiles=tiles, formula=formula)
 
 
-def _batch_line(line: str, lexicon: Lexicon, tiles: TileSet, layout: Layout) -> dict[str, Any]:
+def _batch_line(
+    line: str, lexicon: Lexicon, tiles: TileSet, layout: Layout, formula: Formula
+) -> dict[str, Any]:
     try:
         request = json.loads(line)
     except json.JSONDecodeError as exc:
@@ -162,19 +189,27 @@ def _batch_line(line: str, lexicon: Lexicon, tiles: TileSet, layout: Layout) -> 
         return {"error": "each line must be a JSON object"}
     op = request.get("op")
     try:
+        if "formula" in request:
+            if not isinstance(request["formula"], str):
+                raise UsageError('"formula" must be a string like "joker+7et8"')
+            formula = Formula.parse(request["formula"])
         board = board_from_json(request.get("board"), layout)
         if op == "score":
             move = request.get("move")
             if not isinstance(move, str):
                 raise UsageError('"move" must be a string like "H8 WORD"')
-            rack = parse_rack(tiles, request["rack"]) if request.get("rack") is not None else None
-            return dict(score_json(_score(board, move, rack, lexicon, tiles)))
+            rack = (
+                parse_rack(tiles, request["rack"], formula)
+                if request.get("rack") is not None
+                else None
+            )
+            return dict(score_json(_score(board, move, rack, lexicon, tiles, formula)))
         if op == "top":
             n = request.get("n", 10)
             if not isinstance(n, int) or isinstance(n, bool):
                 raise UsageError('"n" must be a whole number')
-            rack = parse_rack(tiles, request.get("rack"))
-            return dict(top_json(_top(board, rack, lexicon, tiles, n)))
+            rack = parse_rack(tiles, request.get("rack"), formula)
+            return dict(top_json(_top(board, rack, lexicon, tiles, n, formula)))
         return {"error": f'unknown "op" {op!r}: use "score" or "top"'}
     except EngineError as exc:
         return {"error": str(exc)}
@@ -183,7 +218,7 @@ def _batch_line(line: str, lexicon: Lexicon, tiles: TileSet, layout: Layout) -> 
 def _print_game(game: DuplicateGame, out: TextIO) -> None:
     out.write(
         f"Duplicate game: seed {game.seed}, tiles {game.tiles.code}, "
-        f"lexicon {game.lexicon.name}\n\n"
+        f"lexicon {game.lexicon.name}, formula {game.formula.name}\n\n"
     )
     out.write(f"{'round':>5}  {'rack':<10} {'ref':<4} {'word':<16}{'score':>6}{'total':>7}\n")
     total = 0
@@ -193,7 +228,10 @@ def _print_game(game: DuplicateGame, out: TextIO) -> None:
         for tile in r.leftover:
             new = new.replace(tile, "", 1)
         shown = f"{r.leftover}+{new}" if r.leftover else r.rack
-        out.write(f"{r.number:>5}  {shown:<10} {r.ref:<4} {r.word:<16}{r.score:>6}{total:>7}\n")
+        joker = {True: "  (joker replaced)", False: "  (joker stays)", None: ""}[r.joker_replaced]
+        out.write(
+            f"{r.number:>5}  {shown:<10} {r.ref:<4} {r.word:<16}{r.score:>6}{total:>7}{joker}\n"
+        )
         for rejected in r.rejected:
             out.write(f"{'':>5}  ({rejected} rejected: back in the bag)\n")
     out.write(f"\nTotal {game.total} in {len(game.rounds)} rounds. End: {game.end_reason}.\n")
@@ -203,10 +241,11 @@ def run(argv: Sequence[str], stdin: TextIO, stdout: TextIO) -> int:
     args = _parser().parse_args(argv)
     tiles = TileSet.load(args.tiles)
     layout = Layout.load(args.layout)
+    formula = Formula.parse(args.formula)
     lexicon = Lexicon.load(args.lexicon)
     if args.command == "top":
         board = read_board(args.board, layout, stdin)
-        moves = _top(board, parse_rack(tiles, args.rack), lexicon, tiles, args.n)
+        moves = _top(board, parse_rack(tiles, args.rack, formula), lexicon, tiles, args.n, formula)
         if args.json:
             json.dump(top_json(moves), stdout)
             stdout.write("\n")
@@ -217,8 +256,8 @@ def run(argv: Sequence[str], stdin: TextIO, stdout: TextIO) -> int:
                 stdout.write("no move is possible\n")
     elif args.command == "score":
         board = read_board(args.board, layout, stdin)
-        rack = parse_rack(tiles, args.rack) if args.rack is not None else None
-        verdict = _score(board, args.move, rack, lexicon, tiles)
+        rack = parse_rack(tiles, args.rack, formula) if args.rack is not None else None
+        verdict = _score(board, args.move, rack, lexicon, tiles, formula)
         if args.json:
             json.dump(score_json(verdict), stdout)
             stdout.write("\n")
@@ -233,10 +272,12 @@ def run(argv: Sequence[str], stdin: TextIO, stdout: TextIO) -> int:
         for line in stdin:
             if not line.strip():
                 continue
-            stdout.write(json.dumps(_batch_line(line, lexicon, tiles, layout)) + "\n")
+            stdout.write(json.dumps(_batch_line(line, lexicon, tiles, layout, formula)) + "\n")
             stdout.flush()
     elif args.command == "game":
-        game = autoplay(seed=args.seed, tiles=tiles, lexicon=lexicon, layout=layout)
+        game = autoplay(
+            seed=args.seed, tiles=tiles, lexicon=lexicon, layout=layout, formula=formula
+        )
         if args.json:
             json.dump(game.to_document(), stdout)
             stdout.write("\n")

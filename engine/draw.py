@@ -85,10 +85,13 @@ def rack_shortfall(tiles: TileSet, rack: str, round_number: int) -> str | None:
     )
 
 
-def pool_can_meet_minimum(tiles: TileSet, pool: str, round_number: int) -> bool:
+def pool_can_meet_minimum(
+    tiles: TileSet, pool: str, round_number: int, size: int = RACK_SIZE
+) -> bool:
     """Whether any rack drawn from ``pool`` (the bag and the leftover together) can meet the
-    minimum. With fewer than seven tiles the only rack is the whole pool."""
-    if len(pool) < RACK_SIZE:
+    minimum. With fewer than ``size`` tiles (the formula's rack) the only rack is the whole
+    pool."""
+    if len(pool) < size:
         return meets_minimum(tiles, pool, round_number)
     need_v, need_c = minimum(round_number)
     return _deficit(tiles, pool, round_number) <= 0 and len(pool) >= need_v + need_c
@@ -169,32 +172,66 @@ class Bag:
 @dataclass(frozen=True)
 class Draw:
     """The outcome of a draw: the rack, the leftover kept in it ("" after a rejection: the whole
-    rack went back), and every rack rejected on the way, in order."""
+    rack went back), and every rack rejected on the way, in order. In a game whose jokers are
+    set aside (the joker formula, the détonante), ``jokers`` is how many are left aside after
+    the draw and ``joker_added`` whether the rack took one of them."""
 
     rack: str
     leftover: str
     rejected: tuple[str, ...] = ()
+    jokers: int = 0
+    joker_added: bool = False
 
 
 def draw_rack(
-    bag: Bag, leftover: str, round_number: int, rng: random.Random, tiles: TileSet
+    bag: Bag,
+    leftover: str,
+    round_number: int,
+    rng: random.Random,
+    tiles: TileSet,
+    *,
+    size: int = RACK_SIZE,
+    jokers: int | None = None,
 ) -> Draw | None:
-    """Complete ``leftover`` to seven tiles (or to all there is) from ``bag``, redrawing the
-    whole rack as often as the minimum requires. None, the bag untouched, when no rack from
-    the leftover and the bag can meet the minimum (the game is over)."""
+    """Complete ``leftover`` to ``size`` tiles (seven, or the formula's rack; or all there
+    is) from ``bag``, redrawing the whole rack as often as the minimum requires. None, the bag
+    untouched, when no rack from the leftover and the bag can meet the minimum (the game is
+    over).
+
+    ``jokers`` (the joker formula and the détonante, FISF 3.8.1) is how many jokers are set
+    aside out of the bag: a rack without a joker takes one of them first, then letters from
+    the bag; a rack refused goes back to the bag and its joker aside, and the next rack takes
+    it again."""
     leftover = _check_tiles(leftover, "leftover")
-    if len(leftover) > RACK_SIZE:
-        raise RackError(f"leftover {leftover} has {len(leftover)} tiles: a rack holds {RACK_SIZE}")
-    if not pool_can_meet_minimum(tiles, leftover + bag.contents, round_number):
+    if len(leftover) > size:
+        raise RackError(f"leftover {leftover} has {len(leftover)} tiles: a rack holds {size}")
+    aside = jokers or 0
+    if not pool_can_meet_minimum(
+        tiles, leftover + bag.contents + BLANK * aside, round_number, size
+    ):
         return None
     rejected: list[str] = []
     kept = leftover
     for _ in range(MAX_DRAWS):
-        rack = sort_tiles(kept + bag.draw(min(RACK_SIZE - len(kept), len(bag)), rng))
+        added = jokers is not None and aside > 0 and BLANK not in kept
+        if added:
+            aside -= 1
+        start = kept + (BLANK if added else "")
+        rack = sort_tiles(start + bag.draw(min(size - len(start), len(bag)), rng))
         if meets_minimum(tiles, rack, round_number):
-            return Draw(rack=rack, leftover=kept, rejected=tuple(rejected))
+            return Draw(
+                rack=rack,
+                leftover=kept,
+                rejected=tuple(rejected),
+                jokers=aside,
+                joker_added=added,
+            )
         rejected.append(rack)
-        bag.put(rack)
+        if jokers is None:
+            bag.put(rack)
+        else:
+            bag.put(rack.replace(BLANK, ""))
+            aside += rack.count(BLANK)
         kept = ""
     raise EngineError(
         f"round {round_number}: no rack met the minimum in {MAX_DRAWS} draws from {bag.contents}"
@@ -202,13 +239,21 @@ def draw_rack(
 
 
 def check_typed_rack(
-    tiles: TileSet, typed: str, *, leftover: str, bag: Bag, round_number: int, fresh: bool = False
+    tiles: TileSet,
+    typed: str,
+    *,
+    leftover: str,
+    bag: Bag,
+    round_number: int,
+    fresh: bool = False,
+    size: int = RACK_SIZE,
 ) -> str:
     """Check a rack an arbiter typed in from a physical bag; return it in canonical order.
 
     It must read as tiles of the set, hold the ``leftover`` (unless ``fresh``: after a rejection
     the leftover went back into the bag, and the caller has put it there), take the rest from
-    ``bag``, have seven tiles or all that remain, and meet the minimum of the round. Every refusal
+    ``bag``, have ``size`` tiles (seven, or the formula's rack) or all that remain, and meet
+    the minimum of the round. Every refusal
     is a ``RackError``; failing the minimum is a ``RackRejected``. The bag is not changed.
     """
     try:
@@ -216,13 +261,13 @@ def check_typed_rack(
     except NotationError as exc:
         raise RackError(str(exc), code=exc.code, params=exc.params) from None
     kept = "" if fresh else sort_tiles(leftover)
-    expected = min(RACK_SIZE, len(kept) + len(bag))
+    expected = min(size, len(kept) + len(bag))
     if len(rack) != expected:
-        need = f"{RACK_SIZE}" if expected == RACK_SIZE else f"all {expected} that remain"
+        need = f"{size}" if expected == size else f"all {expected} that remain"
         raise RackError(
             f"rack {rack or '(empty)'} has {_plural(len(rack), 'tile')}: "
             f"round {round_number} needs {need}",
-            code="rack_count" if expected == RACK_SIZE else "rack_count_left",
+            code="rack_count" if expected == size else "rack_count_left",
             params={
                 "rack": rack or "-",
                 "count": len(rack),

@@ -40,15 +40,17 @@ from engine.draw import (
     Draw,
     check_typed_rack,
     draw_rack,
+    meets_minimum,
     minimum,
     pool_can_meet_minimum,
 )
 from engine.errors import EngineError, PlacementError, RackError, RackRejected
+from engine.formula import Formula
 from engine.lexicon import Lexicon
 from engine.move import Move
 from engine.movegen import ScoredMove
 from engine.record import GameDocument, RoundRecord
-from engine.tiles import TileSet, sort_tiles, subtract
+from engine.tiles import BLANK, TileSet, sort_tiles, subtract
 from engine.validate import validate
 
 END_EMPTY = "the bag and the rack are empty"
@@ -98,13 +100,20 @@ class DuplicateGame:
         lexicon: Lexicon,
         layout: Layout | None = None,
         seed: int | None = None,
+        formula: Formula | None = None,
     ) -> None:
         self.tiles = tiles
         self.lexicon = lexicon
+        self.formula = formula or Formula()
         # below 2**32: the seed goes into JSON documents read by JavaScript too
         self.seed = random.SystemRandom().randrange(2**32) if seed is None else seed
         self.board = Board(layout or Layout.load("standard"))
         self.bag = Bag.full(tiles)
+        # The joker formula and the détonante (FISF 3.8.1): both jokers out of the bag first.
+        self.jokers = 0
+        if self.formula.has_joker_rack:
+            self.jokers = self.bag.contents.count(BLANK)
+            self.bag.take(BLANK * self.jokers)
         self.round_number = 1
         self.rack = ""
         self.leftover = ""
@@ -113,6 +122,8 @@ class DuplicateGame:
         self.over = False
         self.end_reason = ""
         self._fresh = False  # after a rejection the next rack is drawn whole from the bag
+        # The détonante's last change to a rack drawn: (the rack with its joker, the letter).
+        self.detonation: tuple[str, str] | None = None
         self._round_leftover = ""  # the leftover kept in the drawn rack (for the record)
 
     def __repr__(self) -> str:
@@ -150,12 +161,27 @@ class DuplicateGame:
         self.over = True
         self.end_reason = reason
 
+    @property
+    def _jokers_aside(self) -> int | None:
+        return self.jokers if self.formula.has_joker_rack else None
+
+    def _pool(self) -> str:
+        """The tiles a rack may still be made of: the leftover, the bag, the jokers aside."""
+        return self.leftover + self.bag.contents + BLANK * self.jokers
+
+    def _put_back(self, tiles: str) -> None:
+        """Tiles back into the bag; in a joker game its jokers go aside again."""
+        if self.formula.has_joker_rack:
+            self.jokers += tiles.count(BLANK)
+            tiles = tiles.replace(BLANK, "")
+        self.bag.put(tiles)
+
     def exhausted(self) -> str | None:
         """Why no rack can be drawn any more (the game is then over), or None."""
-        pool = self.leftover + self.bag.contents
+        pool = self._pool()
         if not pool:
             return END_EMPTY
-        if not pool_can_meet_minimum(self.tiles, pool, self.round_number):
+        if not pool_can_meet_minimum(self.tiles, pool, self.round_number, self.formula.rack_size):
             need_v, need_c = minimum(self.round_number)
             return (
                 f"no rack can meet the minimum of round {self.round_number} "
@@ -182,18 +208,58 @@ class DuplicateGame:
         if reason is not None:
             self._end(reason)
             return None
+        rng = self.round_rng(redraw)
+        self.detonation = None
         draw = draw_rack(
-            self.bag, self.leftover, self.round_number, self.round_rng(redraw), self.tiles
+            self.bag,
+            self.leftover,
+            self.round_number,
+            rng,
+            self.tiles,
+            size=self.formula.rack_size,
+            jokers=self._jokers_aside,
         )
         if draw is None:  # exhausted() said otherwise: cannot happen
-            raise EngineError(
-                f"round {self.round_number}: no rack from {self.leftover + self.bag.contents}"
-            )
+            raise EngineError(f"round {self.round_number}: no rack from {self._pool()}")
         self.rejected.extend(draw.rejected)
         self.leftover = draw.leftover
         self._round_leftover = draw.leftover
         self.rack = draw.rack
-        return Draw(rack=draw.rack, leftover=draw.leftover, rejected=tuple(self.rejected))
+        if self.formula.has_joker_rack:
+            self.jokers = draw.jokers
+        if self.formula.detonante and draw.joker_added:
+            self._detonate(rng)
+        return Draw(
+            rack=self.rack,
+            leftover=draw.leftover,
+            rejected=tuple(self.rejected),
+            jokers=self.jokers,
+            joker_added=draw.joker_added,
+        )
+
+    def _detonate(self, rng: random.Random) -> None:
+        """The détonante: the joker the rack took becomes the letter the top uses for it, or a
+        letter drawn at random from the bag when the top does not use it; the joker goes aside
+        again. It stays a joker when the bag holds no such letter, or when the rack would then
+        fail the minimum (Eliot's ``explosive`` variant, game/game.cpp, does the same)."""
+        moves = all_tops(self.board, self.rack, self.lexicon, self.tiles, self.formula)
+        letter = ""
+        if moves:
+            top = choose_top(moves, self.rack, self.tiles)
+            blanks = [ch for _, _, ch in self.board.placed_by(top.move) if ch.islower()]
+            if blanks:
+                letter = blanks[0].upper()
+        if not letter and len(self.bag):
+            letter = self.bag.contents[rng.randrange(len(self.bag))]
+        if not letter or letter not in self.bag.contents:
+            return
+        rack = sort_tiles(self.rack.replace(BLANK, "", 1) + letter)
+        if not meets_minimum(self.tiles, rack, self.round_number):
+            return
+        self.bag.take(letter)
+        self.jokers += 1
+        self.detonation = (self.rack, letter)
+        self.rack = rack
 
     def offer_rack(self, typed: str) -> str:
         """Take a rack typed in from a physical bag. A rack failing the minimum raises
@@ -210,28 +276,39 @@ class DuplicateGame:
             )
         if typed.strip() == PUT_BACK:  # with no leftover, nothing goes back
             self.rejected.append(PUT_BACK)
-            self.bag.put(self.leftover)
+            self._put_back(self.leftover)
             self.leftover = ""
             self._fresh = True
             raise RackRejected(f"round {self.round_number}: the leftover is put back (-)")
+        jokers_aside = self._jokers_aside is not None
         try:
             rack = check_typed_rack(
                 self.tiles,
                 typed,
                 leftover=self.leftover,
-                bag=self.bag,
+                bag=Bag(self.bag.contents + BLANK * self.jokers) if jokers_aside else self.bag,
                 round_number=self.round_number,
                 fresh=self._fresh,
+                size=self.formula.rack_size,
             )
+            kept = "" if self._fresh else self.leftover
+            if self.formula.joker and self.jokers and BLANK not in rack:
+                raise RackError(
+                    f"rack {rack}: in a joker game every rack holds a joker while one is left",
+                    code="rack_joker_missing",
+                    params={"rack": rack},
+                )
         except RackRejected:
             self.rejected.append(self.tiles.parse_rack(typed))
-            self.bag.put(self.leftover)
+            self._put_back(self.leftover)
             self.leftover = ""
             self._fresh = True
             raise
-        kept = "" if self._fresh else self.leftover
         rest = subtract(rack, kept)
         assert rest is not None  # check_typed_rack made sure
+        if jokers_aside:
+            self.jokers -= rest.count(BLANK)
+            rest = rest.replace(BLANK, "")
         self.bag.take(rest)
         self.leftover = kept
         self._round_leftover = kept
@@ -252,12 +329,21 @@ class DuplicateGame:
     def tops(self, n: int = 1) -> list[ScoredMove]:
         """The ``n`` best moves for the current rack (``movegen.top``)."""
         self._require(Phase.PLAY, "look for the top")
-        return movegen.top(self.board, self.rack, self.lexicon, n=n, tiles=self.tiles)
+        return movegen.top(
+            self.board, self.rack, self.lexicon, n=n, tiles=self.tiles, formula=self.formula
+        )
 
     def play(self, move: Move) -> RoundRecord:
         """Place the round's move (it must be valid for the board, the rack and the lexicon)."""
         self._require(Phase.PLAY, f"play {move}")
-        verdict = validate(self.board, move, rack=self.rack, lexicon=self.lexicon, tiles=self.tiles)
+        verdict = validate(
+            self.board,
+            move,
+            rack=self.rack,
+            lexicon=self.lexicon,
+            tiles=self.tiles,
+            formula=self.formula,
+        )
         if not verdict.valid:
             raise PlacementError(
                 f"round {self.round_number}: {move} cannot be placed: "
@@ -266,6 +352,7 @@ class DuplicateGame:
         leave = subtract(self.rack, verdict.tiles_used)
         assert leave is not None  # validate checked the rack
         self.board.play(move)
+        replaced = self._replace_joker(verdict.placed) if self.formula.joker else None
         record = RoundRecord(
             number=self.round_number,
             rack=self.rack,
@@ -274,6 +361,7 @@ class DuplicateGame:
             ref=move.ref,
             word=move.word,
             score=verdict.score,
+            joker_replaced=replaced,
         )
         self.rounds.append(record)
         self.round_number += 1
@@ -284,15 +372,50 @@ class DuplicateGame:
         self._round_leftover = ""
         return record
 
+    def _replace_joker(self, placed: tuple[tuple[int, int, str], ...]) -> bool | None:
+        """The joker formula (FISF 3.8.1), once the top is on the board: a joker it placed is
+        replaced by the real letter when the bag still holds it (True: the letter leaves the
+        bag, the joker goes aside for the next rack), else stays on the board (False: the game
+        goes on with the other joker). None when the top places no joker."""
+        for r, c, ch in placed:
+            if ch.islower():
+                if ch.upper() in self.bag.contents:
+                    self.bag.take(ch.upper())
+                    self.board.replace_blank(r, c)
+                    self.jokers += 1
+                    return True
+                return False
+        return None
+
+    def joker_lost(self, move: ScoredMove) -> bool:
+        """In a joker game, whether ``move`` would leave its joker on the board (the letter
+        it stands for is no longer in the bag)."""
+        return any(
+            ch.islower() and ch.upper() not in self.bag.contents
+            for _, _, ch in self.board.placed_by(move.move)
+        )
+
+    def all_tops(self) -> list[ScoredMove]:
+        """Every move of the highest score for the current rack, under the game's formula."""
+        self._require(Phase.PLAY, "look for the top")
+        return all_tops(self.board, self.rack, self.lexicon, self.tiles, self.formula)
+
+    def choose_top(self, moves: list[ScoredMove]) -> ScoredMove:
+        """The top to play among ``moves`` (``choose_top``); in a joker game, among equal
+        tops that use the joker, one whose joker comes back (FISF 3.8.1: "une solution
+        préservant le joker")."""
+        lost = self.joker_lost if self.formula.joker else None
+        return choose_top(moves, self.rack, self.tiles, lost=lost)
+
     def play_top(self) -> RoundRecord | None:
         """Play the top chosen by ``choose_top``. None, and the game is over, when no move is
         possible with the rack."""
         self._require(Phase.PLAY, "play the top")
-        moves = all_tops(self.board, self.rack, self.lexicon, self.tiles)
+        moves = self.all_tops()
         if not moves:
             self._end(NO_MOVE + self.rack)
             return None
-        return self.play(choose_top(moves, self.rack, self.tiles).move)
+        return self.play(self.choose_top(moves).move)
 
     def end(self, reason: str) -> None:
         """End the game by decision (a director stopping it); the reason is recorded."""
@@ -303,20 +426,28 @@ class DuplicateGame:
     # -- documents -----------------------------------------------------------------------------
 
     def to_document(self) -> GameDocument:
-        return {
+        doc: GameDocument = {
             "tiles": self.tiles.code,
             "seed": self.seed,
             "rounds": [r.to_document() for r in self.rounds],
             "total": self.total,
             "end": self.end_reason,
         }
+        if not self.formula.is_standard:
+            doc["formula"] = self.formula.name
+        return doc
 
 
 def autoplay(
-    *, seed: int | None, tiles: TileSet, lexicon: Lexicon, layout: Layout | None = None
+    *,
+    seed: int | None,
+    tiles: TileSet,
+    lexicon: Lexicon,
+    layout: Layout | None = None,
+    formula: Formula | None = None,
 ) -> DuplicateGame:
     """A whole game: draw, play the top, until the game is over."""
-    game = DuplicateGame(tiles=tiles, lexicon=lexicon, layout=layout, seed=seed)
+    game = DuplicateGame(tiles=tiles, lexicon=lexicon, layout=layout, seed=seed, formula=formula)
     while not game.over:
         if game.draw() is not None:
             game.play_top()

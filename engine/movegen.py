@@ -26,11 +26,11 @@ from dataclasses import dataclass
 from engine import native
 from engine.board import Board
 from engine.crosses import NO_CROSS, anchors, cross_sets, line_codes
+from engine.formula import Formula
 from engine.lexicon import SEP_BIT, TERMINAL, Lexicon
 from engine.move import Move
 from engine.notation import SIZE, Direction
 from engine.tiles import BLANK, TileSet, sort_tiles
-from engine.validate import BINGO_BONUS, BINGO_TILES
 
 _LETTER_CHARS = [chr(65 + i) for i in range(26)]
 _BLANK_CHARS = [chr(97 + i) for i in range(26)]
@@ -103,10 +103,16 @@ class _Collector:
 
 
 def _search(
-    board: Board, rack: str, lexicon: Lexicon, tiles: TileSet, keep: int | None
+    board: Board,
+    rack: str,
+    lexicon: Lexicon,
+    tiles: TileSet,
+    keep: int | None,
+    formula: Formula,
 ) -> list[Raw]:
     """Run the generator over every line of the board in each direction."""
     values = [tiles.values.get(ch, 0) for ch in _LETTER_CHARS]
+    bonus = list(formula.bonus_table())
     counts = _rack_counts(rack)
     collector = _Collector(keep)
     empty = board.is_empty
@@ -135,7 +141,7 @@ def _search(
                     xscore[li],
                     anc[li],
                 )
-                _search_line(line, lexicon, values, counts, collector)
+                _search_line(line, lexicon, values, counts, collector, bonus, formula.max_played)
     return collector.found
 
 
@@ -159,8 +165,11 @@ def _search_line(
     values: list[int],
     counts: list[int],
     out: _Collector,
+    bonus: list[int],
+    max_played: int,
 ) -> None:
-    """Every move whose leftmost anchor lies on ``line``. ``counts`` is the rack (26 = blank).
+    """Every move whose leftmost anchor lies on ``line``. ``counts`` is the rack (26 = blank),
+    ``bonus`` the bonus per tiles placed (0-15), ``max_played`` the most tiles a move places.
 
     The letter loop and the blank loop of ``go_right`` and ``place_left`` look alike on purpose:
     they are the hot path (hundreds of thousands of calls for a rack with blanks), and a shared
@@ -183,8 +192,7 @@ def _search_line(
     right_free = True  # the square right of the anchor is empty (or the edge)
 
     def record(score: int, start: int, ntiles: int) -> None:
-        if ntiles == BINGO_TILES:
-            score += BINGO_BONUS
+        score += bonus[ntiles]
         if score < out.threshold:
             return
         if d == 1 and ntiles == 1:
@@ -211,7 +219,7 @@ def _search_line(
         m = mask[node]
         if m & TERMINAL:
             record(msum * wmul + xsum, a - len(left) + 1, ntiles)
-        if pos < SIZE:
+        if pos < SIZE and ntiles < max_played:
             allowed = m & xm[pos]
             if allowed:
                 lmp = lm[pos]
@@ -291,7 +299,7 @@ def _search_line(
                 ntiles,
                 rmask,
             )
-        if pos > 0 and (rmask or counts[26]) and not is_anchor[pos - 1]:
+        if pos > 0 and (rmask or counts[26]) and not is_anchor[pos - 1] and ntiles < max_played:
             place_left(pos - 1, node, msum, wmul, xsum, ntiles, rmask)
 
     def place_left(
@@ -373,6 +381,7 @@ def _with_used(moves: list[ScoredMove], board: Board) -> list[ScoredMove]:
     return result
 
 
+_STANDARD = Formula()
 _chosen: list[str] = []  # the engine in use, once known
 
 
@@ -403,13 +412,16 @@ def generate(
     tiles: TileSet | None = None,
     *,
     engine: str | None = None,
+    formula: Formula | None = None,
 ) -> list[ScoredMove]:
     """Every legal move for ``rack`` (``?`` for a blank) on ``board``, in the total order.
-    ``engine`` (``pure`` or ``native``) overrides the engine in use for this call."""
+    ``engine`` (``pure`` or ``native``) overrides the engine in use for this call; ``formula``
+    (standard by default) gives the bonus per tiles placed and the most tiles a move places."""
     tiles = tiles or TileSet.load("en")
+    formula = formula or _STANDARD
     if _native_for(engine):
-        return native.search(board, rack, lexicon, tiles, 0)
-    moves = _to_moves(_search(board, rack, lexicon, tiles, None), rack)
+        return native.search(board, rack, lexicon, tiles, 0, formula)
+    moves = _to_moves(_search(board, rack, lexicon, tiles, None, formula), rack)
     moves.sort(key=ScoredMove.sort_key)
     return _with_used(moves, board)
 
@@ -422,6 +434,7 @@ def top(
     tiles: TileSet | None = None,
     *,
     engine: str | None = None,
+    formula: Formula | None = None,
 ) -> list[ScoredMove]:
     """The ``n`` best moves in the total order, found without keeping the full list. Equal scores
     at the cut are all considered before the order decides, so ``top(n)`` is ``generate()[:n]``.
@@ -430,9 +443,10 @@ def top(
     if n < 1:
         return []
     tiles = tiles or TileSet.load("en")
+    formula = formula or _STANDARD
     if _native_for(engine):
-        return native.search(board, rack, lexicon, tiles, n)
-    raw = _search(board, rack, lexicon, tiles, n)
+        return native.search(board, rack, lexicon, tiles, n, formula)
+    raw = _search(board, rack, lexicon, tiles, n, formula)
     if not raw:
         return []
     cut = sorted((r[0] for r in raw), reverse=True)[min(n, len(raw)) - 1]

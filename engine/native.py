@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from engine.board import Board, Layout
 from engine.errors import EngineError
+from engine.formula import Formula
 from engine.lexicon import Lexicon
 from engine.notation import SIZE
 from engine.tiles import BLANK, TileSet
@@ -94,9 +95,10 @@ def _rack(rack: str) -> bytes:
 
 
 def search(
-    board: Board, rack: str, lexicon: Lexicon, tiles: TileSet, keep: int
+    board: Board, rack: str, lexicon: Lexicon, tiles: TileSet, keep: int, formula: Formula
 ) -> list[ScoredMove]:
-    """Every move (``keep`` 0) or the ``keep`` best, in the total order of ``engine.movegen``."""
+    """Every move (``keep`` 0) or the ``keep`` best, in the total order of ``engine.movegen``,
+    with the ``formula``'s bonuses and most tiles placed."""
     global _bound
     if not _bound:
         from engine.move import Move
@@ -108,5 +110,14 @@ def search(
     letter_mult, word_mult, start = _premiums(board.layout)
     cells = "".join(board.to_lines()).encode("ascii")
     return _native.search(
-        _core(lexicon), cells, letter_mult, word_mult, start, _values(tiles), _rack(rack), keep
+        _core(lexicon),
+        cells,
+        letter_mult,
+        word_mult,
+        start,
+        _values(tiles),
+        _rack(rack),
+        keep,
+        formula.bonus_table(),
+        formula.max_played,
     )

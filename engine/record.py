@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from engine.board import Board, Layout
 from engine.errors import NotationError, RackError
@@ -21,6 +21,7 @@ class RoundDocument(TypedDict):
     ref: str
     word: str
     score: int
+    joker_replaced: NotRequired[bool]  # a joker game's round whose top uses the joker
 
 
 class GameDocument(TypedDict):
@@ -29,6 +30,7 @@ class GameDocument(TypedDict):
     rounds: list[RoundDocument]
     total: int
     end: str
+    formula: NotRequired[str]  # absent: standard duplicate
 
 
 GameRecord = GameDocument  # the name used in the CLI contract
@@ -50,7 +52,10 @@ def whole_number(value: object, where: str, *, minimum: int | None = None) -> in
 @dataclass(frozen=True)
 class RoundRecord:
     """A round played: its rack, the leftover that rack kept from the round before ("" after a
-    rejection), the racks rejected before it, and the move placed with its score."""
+    rejection), the racks rejected before it, and the move placed with its score. In a joker
+    game (FISF 3.8.1), a round whose top uses the joker says whether the joker was replaced on
+    the board by the real letter from the bag (``joker_replaced`` True: the joker comes back to
+    the next rack) or stays there (False); None for every other round."""
 
     number: int
     rack: str
@@ -59,13 +64,14 @@ class RoundRecord:
     ref: str
     word: str
     score: int
+    joker_replaced: bool | None = None
 
     @property
     def move(self) -> Move:
         return Move.from_ref(self.ref, self.word)
 
     def to_document(self) -> RoundDocument:
-        return {
+        doc: RoundDocument = {
             "number": self.number,
             "rack": self.rack,
             "leftover": self.leftover,
@@ -74,6 +80,9 @@ class RoundRecord:
             "word": self.word,
             "score": self.score,
         }
+        if self.joker_replaced is not None:
+            doc["joker_replaced"] = self.joker_replaced
+        return doc
 
     @classmethod
     def from_document(cls, doc: RoundDocument) -> RoundRecord:
@@ -87,6 +96,7 @@ class RoundRecord:
                 ref=str(doc["ref"]),
                 word=str(doc["word"]),
                 score=whole_number(doc["score"], f"round {number}: the score", minimum=0),
+                joker_replaced=_optional_bool(doc.get("joker_replaced")),
             )
         except NotationError:
             raise
@@ -94,6 +104,12 @@ class RoundRecord:
             raise NotationError(
                 f"round document {doc!r}: {exc!s} is missing or not of the right type"
             ) from None
+
+
+def _optional_bool(value: object) -> bool | None:
+    if value is None or isinstance(value, bool):
+        return value
+    raise TypeError(f"joker_replaced {value!r} is not true or false")
 
 
 @dataclass(frozen=True)

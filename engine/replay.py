@@ -12,6 +12,7 @@ from engine import movegen
 from engine.board import Layout
 from engine.draw import meets_minimum
 from engine.errors import EngineError, NotationError, PlacementError, RackError, RackRejected
+from engine.formula import Formula
 from engine.game import NO_MOVE, DuplicateGame
 from engine.lexicon import Lexicon
 from engine.record import SEED_LIMIT, GameDocument, RoundRecord, whole_number
@@ -27,10 +28,11 @@ def replay_rounds(
     lexicon: Lexicon,
     layout: Layout | None = None,
     seed: int | None = None,
+    formula: Formula | None = None,
 ) -> DuplicateGame:
     """Rebuild a game from rounds already played (for instance read from a database), each
     checked as ``replay`` does. The game is left waiting for the next round's rack."""
-    game = DuplicateGame(tiles=tiles, lexicon=lexicon, layout=layout, seed=seed)
+    game = DuplicateGame(tiles=tiles, lexicon=lexicon, layout=layout, seed=seed, formula=formula)
     for record in rounds:
         _replay_round(game, record)
     return game
@@ -72,10 +74,21 @@ def _replay_round(game: DuplicateGame, record: RoundRecord) -> None:
             raise PlacementError(
                 f"{record.move} scores {played.score}, the document says {record.score}"
             )
+        if record.joker_replaced is not None and played.joker_replaced != record.joker_replaced:
+            raise PlacementError(
+                f"{record.move}: the joker is {_joker_said(played.joker_replaced)}, "
+                f"the document says it is {_joker_said(record.joker_replaced)}"
+            )
     except EngineError as exc:
         if str(exc).startswith(f"round {n}:"):
             raise type(exc)(str(exc)) from None
         raise type(exc)(f"round {n}: {exc}") from None
+
+
+def _joker_said(replaced: bool | None) -> str:
+    if replaced is None:
+        return "not played"
+    return "replaced by its letter" if replaced else "left on the board"
 
 
 def replay(
@@ -93,9 +106,10 @@ def replay(
             raise NotationError(f"the seed must be below {SEED_LIMIT}, not {seed}")
         if "total" in document:
             whole_number(document["total"], "the total")
-    except (KeyError, TypeError) as exc:
+        formula = Formula.parse(document.get("formula"))
+    except (KeyError, TypeError, AttributeError) as exc:
         raise NotationError(f"game document: {exc!s} is missing or not of the right type") from None
-    game = DuplicateGame(tiles=tiles, lexicon=lexicon, layout=layout, seed=seed)
+    game = DuplicateGame(tiles=tiles, lexicon=lexicon, layout=layout, seed=seed, formula=formula)
     for record in rounds:
         _replay_round(game, record)
     if "total" in document and document["total"] != game.total:
@@ -114,7 +128,7 @@ def _replay_end(game: DuplicateGame, end: str) -> None:
     reason = game.exhausted()
     if m := _NO_MOVE_END.fullmatch(end):
         rack = game.tiles.parse_rack(m.group(1))
-        pool = game.leftover + game.bag.contents
+        pool = game.leftover + game.bag.contents + "?" * game.jokers
         if (
             reason is not None
             or subtract(pool, rack) is None
@@ -123,7 +137,7 @@ def _replay_end(game: DuplicateGame, end: str) -> None:
             raise RackError(
                 f"round {n}: the final rack {rack} cannot be drawn from {sort_tiles(pool)}"
             )
-        if movegen.top(game.board, rack, game.lexicon, n=1, tiles=game.tiles):
+        if movegen.top(game.board, rack, game.lexicon, n=1, tiles=game.tiles, formula=game.formula):
             raise EngineError(f"round {n}: the document ends with {end!r} but a move is possible")
         game._end(end)
         return

@@ -15,13 +15,15 @@ from dataclasses import dataclass, field
 
 from engine.board import Board
 from engine.errors import EngineError, NotationError, PlacementError
+from engine.formula import Formula
 from engine.lexicon import Lexicon
 from engine.move import Move
 from engine.notation import SIZE, Direction, OffBoardError, square_name
 from engine.tiles import BLANK, TileSet, sort_tiles
 
-BINGO_TILES = 7
+BINGO_TILES = 7  # standard duplicate: 50 points for seven tiles (other formulas: engine.formula)
 BINGO_BONUS = 50
+_STANDARD = Formula()
 
 
 class Fault(enum.Enum):
@@ -29,6 +31,7 @@ class Fault(enum.Enum):
     OFF_BOARD = "off_board"
     CLASH = "clash"
     NOT_ON_RACK = "not_on_rack"
+    TOO_MANY_TILES = "too_many_tiles"  # more tiles than the formula lets a move place (7 sur 8)
     NO_TILE = "no_tile"
     GAP = "gap"
     NOT_CONNECTED = "not_connected"
@@ -144,10 +147,13 @@ def validate(
     rack: str | None = None,
     lexicon: Lexicon | None = None,
     tiles: TileSet | None = None,
+    formula: Formula | None = None,
 ) -> Verdict:
     """Check ``move`` on ``board``: placement, rack (when given), connection, centre, words
-    (when a lexicon is given). Scores with ``tiles`` (English by default)."""
+    (when a lexicon is given), the most tiles the ``formula`` lets a move place (standard by
+    default: seven). Scores with ``tiles`` (English by default) and the formula's bonus."""
     tiles = tiles or TileSet.load("en")
+    formula = formula or _STANDARD
     problems: list[Problem] = []
     if not move.fits:
         try:
@@ -227,7 +233,23 @@ def validate(
         if n >= 2:
             touches = True
             words.append(_score_word(board, tiles, sr, sc, dc, dr, n, new))
-    score = sum(w.score for w in words) + (BINGO_BONUS if len(new) == BINGO_TILES else 0)
+    score = sum(w.score for w in words) + formula.bonus(len(new))
+    if formula.max_played < formula.rack_size and len(new) > formula.max_played:
+        # 7 sur 8: a tile of the rack must stay on it (elsewhere more tiles than the rack
+        # holds is the rack's fault, NOT_ON_RACK)
+        problems.append(
+            Problem(
+                Fault.TOO_MANY_TILES,
+                f"move {move} places {len(new)} tiles: the formula {formula.name} "
+                f"places at most {formula.max_played}",
+                (
+                    ("move", str(move)),
+                    ("tiles", len(new)),
+                    ("formula", formula.name),
+                    ("most", formula.max_played),
+                ),
+            )
+        )
 
     if rack is not None:
         need: dict[str, int] = {}
@@ -309,6 +331,7 @@ def validate_text(
     rack: str | None = None,
     lexicon: Lexicon | None = None,
     tiles: TileSet | None = None,
+    formula: Formula | None = None,
 ) -> Verdict:
     """``validate`` for a move written as ``'H8 WORD'``: bad notation is a problem, not an error."""
     try:
@@ -317,7 +340,7 @@ def validate_text(
         return Verdict(None, problems=(_off_board(exc),))
     except NotationError as exc:
         return Verdict(None, problems=(Problem(Fault.BAD_NOTATION, str(exc), _params(exc)),))
-    return validate(board, move, rack=rack, lexicon=lexicon, tiles=tiles)
+    return validate(board, move, rack=rack, lexicon=lexicon, tiles=tiles, formula=formula)
 
 
 def move_from_tiles(board: Board, placed: list[tuple[int, int, str]]) -> Move:

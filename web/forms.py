@@ -16,7 +16,7 @@ from arbiter.services.interchange import PREDRAWN_MAX_BYTES
 from engine.lists import BUILTIN
 from tournament.categories import SERIES_MAX, SERIES_MIN
 from tournament.models import Event, EventRole, Game, WordList
-from tournament.models.choices import Language, Rulebook, TieBreak
+from tournament.models.choices import Formula, Language, Rulebook, TieBreak
 from tournament.models.event import time_zone_default, time_zones
 from tournament.services.events import POLICY_FIELDS
 from tournament.services.word_lists import BUILTIN_PREFIX
@@ -200,6 +200,13 @@ class GameForm(forms.Form):
         max_value=2**32 - 1,
         required=False,
         help_text=_("Random draw or the whole game drawn now: leave empty for a fresh seed."),
+    )
+    formula = forms.ChoiceField(
+        label=_("Formula"),
+        choices=Formula.choices,
+        initial=Formula.STANDARD,
+        required=False,
+        help_text=_("A pre-drawn game is played in its file's formula."),
     )
     predrawn = forms.FileField(
         label=_("Pre-drawn game"),

@@ -10,7 +10,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef
 
 from arbiter.selectors.standings import Standings, standings_game
-from arbiter.state import board_before, lexicon_for
+from arbiter.state import board_before, formula_of, lexicon_for
 from engine.movegen import ScoredMove, generate
 from engine.tiles import TileSet, rack_notation
 from tournament.models import AuditEntry, Discipline, Game, Player, Round, Ruling, Submission
@@ -157,7 +157,11 @@ def round_moves_ranked(*, round: Round) -> list[tuple[int, ScoredMove]]:
     engine's order), with its rank: 1 = top, equal scores share a rank."""
     game = round.game
     moves = generate(
-        board_before(round), round.rack, lexicon_for(game.lexicon), TileSet.load(game.tile_set)
+        board_before(round),
+        round.rack,
+        lexicon_for(game.lexicon),
+        TileSet.load(game.tile_set),
+        formula=formula_of(game),
     )
     ranked, rank = [], 0
     for i, m in enumerate(moves):

@@ -44,9 +44,11 @@ from engine.eliot.model import (
     EliotPlayer,
     EliotTurn,
     Rack,
+    variants_of,
 )
 from engine.eliot.writer import eliot_word, eliot_write
 from engine.errors import EngineError
+from engine.formula import Formula, FormulaError
 from engine.gcg import gcg_write
 from engine.record import placements
 from engine.tiles import TileSet, rack_notation
@@ -272,10 +274,24 @@ def eliot_export(game: Game) -> EliotExport:
         mode="arbitration",
         players=tuple(EliotPlayer(p.name, table) for p, table in players),
         turns=tuple(turns),
+        variants=_variants(game),
     )
     return EliotExport(
         written, _gaps(sources), _unheld_warnings(sources), rulebook=game.event.rulebook
     )
+
+
+def _variants(game: Game) -> tuple[str, ...]:
+    """Eliot's variants for the game's formula; 7 et 8 and 7-8-9, which Eliot does not play,
+    have no Eliot file."""
+    try:
+        return variants_of(Formula.parse(game.formula))
+    except FormulaError:
+        raise ApplicationError(
+            gettext("Game %(game)s is played in %(formula)s, which Eliot does not play.")
+            % {"game": game.number, "formula": game.formula_shown},
+            code="formula_not_in_eliot",
+        ) from None
 
 
 def _unheld_warnings(sources: _Sources) -> tuple[tuple[str, int, int, int], ...]:

@@ -141,7 +141,13 @@ def play_shared(*, event: Event, game: Game | None, now: datetime) -> dict[str, 
     }
     if game is None:
         return data
-    data["game"] = {"number": game.number, "status": game.status, "end_reason": game.end_reason}
+    data["game"] = {
+        "number": game.number,
+        "status": game.status,
+        "end_reason": game.end_reason,
+        "formula": game.formula,
+        "formula_label": game.formula_shown,
+    }
     data["board"] = list(game.board)
     data["premiums"] = list(Layout.load(game.board_layout).rows)
     data["values"] = {**TileSet.load(game.tile_set).values, BLANK: 0}

@@ -134,13 +134,16 @@ def eliot_document(eliot: EliotGame, *, tile_set: str, layout: Layout) -> GameDo
         )
     if problems:
         raise GameImportError(problems)
-    return {
+    document: GameDocument = {
         "tiles": tile_set,
         "seed": None,
         "rounds": rounds,
         "total": sum(r["score"] for r in rounds),
         "end": "",
     }
+    if not eliot.formula.is_standard:  # Eliot's variants (docs/formulas.md)
+        document["formula"] = eliot.formula.name
+    return document
 
 
 @dataclass(frozen=True)
@@ -216,7 +219,7 @@ def predrawn_file_check(*, event: Event, content: bytes) -> PredrawnFile:
 
 @transaction.atomic
 def game_import_predrawn(
-    *, event: Event, file_name: str, content: bytes, actor: Actor
+    *, event: Event, file_name: str, content: bytes, actor: Actor, formula: str | None = None
 ) -> tuple[Game, PredrawnFile]:
     """Add the file's game (Eliot XML or the engine's JSON) to the event as a pre-drawn game:
     its racks, in order, and the tops they were played with. Nothing is added when anything
@@ -224,7 +227,13 @@ def game_import_predrawn(
     event_require_open(event)
     read = predrawn_file_check(event=event, content=content)
     document = read.document
-    game = game_create(event=event, actor=actor, source=Game.Source.PREDRAWN, predrawn=document)
+    game = game_create(
+        event=event,
+        actor=actor,
+        source=Game.Source.PREDRAWN,
+        predrawn=document,
+        formula=formula,
+    )
     data: dict[str, Any] = {
         "file": file_name[:200],
         "format": read.format,

@@ -17,7 +17,7 @@ from arbiter.services.common import (
     round_locked,
     round_require,
 )
-from arbiter.state import board_of, engine_game, lexicon_for
+from arbiter.state import board_of, engine_game, formula_of, lexicon_for
 from engine.errors import EngineError
 from engine.move import Move
 from engine.tiles import TileSet
@@ -45,6 +45,7 @@ def round_publish(*, round: Round, actor: Actor, now: datetime | None = None) ->
             rack=round.rack,
             lexicon=lexicon_for(game.lexicon),
             tiles=TileSet.load(game.tile_set),
+            formula=formula_of(game),
         )
         if not verdict.valid:
             raise ApplicationError(
@@ -53,6 +54,9 @@ def round_publish(*, round: Round, actor: Actor, now: datetime | None = None) ->
                 code="top_not_valid",
             )
         board.play(move)
+        if formula_of(game).joker:  # the joker replaced by its letter: the engine's board
+            published = game.rounds.filter(status=Round.Status.PUBLISHED).order_by("number")
+            board = engine_game(game, [*published, round]).board
         game.board = board.to_lines()
         game.save(update_fields=["board"])
     round.status = Round.Status.PUBLISHED

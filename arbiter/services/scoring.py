@@ -16,10 +16,11 @@ from django.utils import timezone
 
 from arbiter.rules import score_counts
 from arbiter.services.rulings import round_rule
-from arbiter.state import board_of, lexicon_for
+from arbiter.state import board_of, engine_game, formula_of, lexicon_for
 from engine.choice import choose_top
 from engine.move import Move
 from engine.movegen import ScoredMove, generate
+from engine.replay import draw_planned
 from engine.tiles import TileSet
 from tournament.changes import TOPS, change_announce
 from tournament.models import Round
@@ -41,7 +42,11 @@ def round_tops_compute(*, round_id: int, now: datetime | None = None) -> bool:
         return False
     game = round.game
     moves = generate(
-        board_of(game), round.rack, lexicon_for(game.lexicon), TileSet.load(game.tile_set)
+        board_of(game),
+        round.rack,
+        lexicon_for(game.lexicon),
+        TileSet.load(game.tile_set),
+        formula=formula_of(game),
     )
     best = moves[0].score if moves else 0
     kept = [m for i, m in enumerate(moves) if m.score == best or i < TOPS_KEPT]
@@ -61,6 +66,17 @@ def _tops(round: Round) -> list[ScoredMove]:
     return [
         ScoredMove(Move.from_ref(t["ref"], t["word"]), t["score"], t["used"]) for t in round.tops
     ]
+
+
+def _chosen(round: Round) -> ScoredMove:
+    """The top to play among the round's tops (``choose_top``); in a joker game, the engine's
+    choice, which keeps the joker's coming back in mind (docs/formulas.md)."""
+    game = round.game
+    if not formula_of(game).joker:
+        return choose_top(_tops(round), round.rack, TileSet.load(game.tile_set))
+    state = engine_game(game)
+    draw_planned(state, rack=round.rack, leftover=round.leftover, rejected=round.rejected)
+    return state.choose_top(_tops(round))
 
 
 def _planned(round: Round) -> tuple[str, str, int] | None:
@@ -102,7 +118,7 @@ def round_score(*, round_id: int, now: datetime | None = None) -> Round | None:
             round.played_by = Round.PlayedBy.PREDRAWN
             round.save(update_fields=["played_ref", "played_word", "played_score", "played_by"])
         elif not round.played_word and round.tops:
-            top = choose_top(_tops(round), round.rack, TileSet.load(game.tile_set))
+            top = _chosen(round)
             round.played_ref, round.played_word, round.played_score = top.ref, top.word, top.score
             round.played_by = Round.PlayedBy.ENGINE
             round.save(update_fields=["played_ref", "played_word", "played_score", "played_by"])

@@ -13,18 +13,22 @@ from django.utils.translation import gettext
 from arbiter.services.common import Actor
 from arbiter.state import lexicon_for, lexicon_require_ready
 from engine.board import Layout
+from engine.formula import Formula as EngineFormula
 from engine.game import autoplay
 from engine.tiles import TileSet
 from tournament.errors import ApplicationError
 from tournament.models import Event, Game
-from tournament.services.games import game_create
+from tournament.services.games import formula_checked, game_create
 
 
 @transaction.atomic
-def game_draw_whole(*, event: Event, actor: Actor, seed: int | None = None) -> Game:
+def game_draw_whole(
+    *, event: Event, actor: Actor, seed: int | None = None, formula: str | None = None
+) -> Game:
     """The whole game drawn now, every rack and top (the engine's ``game``), as a pre-drawn
     game of ``event``: what the rooms of a simultaneous event play."""
     lexicon_require_ready(event.lexicon)
+    formula = formula_checked(formula)
     seed = secrets.randbelow(2**32) if seed is None else seed
     if not 0 <= seed < 2**32:
         raise ApplicationError(
@@ -35,6 +39,7 @@ def game_draw_whole(*, event: Event, actor: Actor, seed: int | None = None) -> G
         tiles=TileSet.load(event.tile_set),
         lexicon=lexicon_for(event.lexicon),
         layout=Layout.load(event.board_layout),
+        formula=EngineFormula.parse(formula),
     )
     document: dict[str, Any] = dict(played.to_document())
     return game_create(

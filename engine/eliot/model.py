@@ -14,11 +14,15 @@ import re
 from dataclasses import dataclass, field
 
 from engine.errors import NotationError
+from engine.formula import Formula, FormulaError
 
 MODES = ("training", "freegame", "duplicate", "arbitration", "topping")
 PLAYED_MODES = ("duplicate", "arbitration")  # the modes of a duplicate game, read and written
 MOVE_TYPES = ("valid", "invalid", "change", "pass", "none")
 EVENT_KINDS = ("Warning", "Penalty", "Solo")
+# Eliot's variants (game/game_params.h, written by game/xml_writer.cpp) and our formulas.
+VARIANTS = ("bingo", "explosive", "7among8")
+_VARIANT_PARTS = {"bingo": "joker", "explosive": "detonante", "7among8": "7sur8"}
 # Eliot's own settings (game/settings.cpp): what its totals count warnings with.
 ELIOT_WARNINGS_LIMIT = 3
 ELIOT_PENALTY_VALUE = 5
@@ -147,12 +151,40 @@ class PlayerStats:
     rank: int
 
 
+def formula_of(variants: tuple[str, ...]) -> Formula:
+    """The formula of a game Eliot plays with these variants: ``bingo`` is the joker game,
+    ``explosive`` the détonante, ``7among8`` 7 sur 8 (``bingo`` and ``7among8`` together:
+    ``joker+7sur8``). A ``FormulaError`` for a combination the regulation does not allow
+    (Eliot's ``explosive`` with ``7among8``)."""
+    parts = [_VARIANT_PARTS[v] for v in VARIANTS if v in variants]
+    return Formula.parse("+".join(parts))
+
+
+def variants_of(formula: Formula) -> tuple[str, ...]:
+    """Eliot's variants for a formula, in the order Eliot writes them; a ``FormulaError``
+    (``formula_not_in_eliot``) for 7 et 8 and 7-8-9, which Eliot does not play."""
+    variants = tuple(v for v in VARIANTS if _VARIANT_PARTS[v] in formula.name.split("+"))
+    if formula_of(variants) != formula:
+        raise FormulaError(
+            f"formula {formula.name}: Eliot plays the joker game, the détonante and 7 sur 8, "
+            "not this one",
+            code="formula_not_in_eliot",
+            params={"formula": formula.name},
+        )
+    return variants
+
+
 @dataclass(frozen=True)
 class EliotGame:
     dictionary: Dictionary
     mode: str
     players: tuple[EliotPlayer, ...]
     turns: tuple[EliotTurn, ...]
+    variants: tuple[str, ...] = ()  # Eliot's <Variant> elements, in its order (VARIANTS)
+
+    @property
+    def formula(self) -> Formula:
+        return formula_of(self.variants)
 
     @property
     def played(self) -> tuple[EliotTurn, ...]:
@@ -197,6 +229,9 @@ def _round_half_away(x: float) -> int:
 
 
 __all__ = [
+    "VARIANTS",
+    "formula_of",
+    "variants_of",
     "ELIOT_PENALTY_VALUE",
     "ELIOT_WARNINGS_LIMIT",
     "EVENT_KINDS",

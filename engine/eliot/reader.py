@@ -28,6 +28,7 @@ from engine.eliot.model import (
     MODES,
     MOVE_TYPES,
     PLAYED_MODES,
+    VARIANTS,
     Dictionary,
     EliotEvent,
     EliotGame,
@@ -35,9 +36,11 @@ from engine.eliot.model import (
     EliotPlayer,
     EliotTurn,
     Rack,
+    formula_of,
 )
 from engine.eliot.writer import REJECTED
 from engine.errors import EngineError, NotationError
+from engine.formula import FormulaError
 from engine.interchange import (
     InterchangeError,
     Problem,
@@ -341,7 +344,7 @@ class _Reader:
         if game is None:
             self.bad(root, _("the <Game> element is missing"))
             raise InterchangeError(self.problems)
-        mode, players, turns_said = self.game(game)
+        mode, players, turns_said, variants = self.game(game)
         if self.problems and mode not in PLAYED_MODES:
             raise InterchangeError(self.problems)  # another kind of game: its history aside
         history = root.child("History")
@@ -378,7 +381,7 @@ class _Reader:
                             number=i + 1,
                         )
                     turns.append(turn)
-        result = EliotGame(dictionary, mode, tuple(players), tuple(turns))
+        result = EliotGame(dictionary, mode, tuple(players), tuple(turns), variants)
         stats = root.child("Statistics")
         if stats is not None and not self.problems:
             self.statistics(stats, result)
@@ -410,7 +413,7 @@ class _Reader:
                 )
         return Dictionary(texts.get("Name", ""), texts.get("Type", ""), letters, words)
 
-    def game(self, node: _Node) -> tuple[str, list[EliotPlayer], int | None]:
+    def game(self, node: _Node) -> tuple[str, list[EliotPlayer], int | None, tuple[str, ...]]:
         mode_node = node.child("Mode")
         mode = mode_node.text if mode_node is not None else "training"
         if mode not in MODES:
@@ -431,13 +434,17 @@ class _Reader:
             )
         players: list[EliotPlayer] = []
         turns: int | None = None
+        variants: set[str] = set()
         for c in node.children:
             if c.tag == "Variant":
-                self.bad(
-                    c,
-                    _("variant %(variant)s: games with a variant are not read"),
-                    variant=repr(c.text[:20]),
-                )
+                if c.text not in VARIANTS:
+                    self.bad(
+                        c,
+                        _("variant %(variant)s is not one of %(variants)s"),
+                        variant=repr(c.text[:20]),
+                        variants=", ".join(VARIANTS),
+                    )
+                variants.add(c.text)
             elif c.tag == "Player":
                 if len(players) >= MAX_PLAYERS:
                     self.bad(c, _("more than %(limit)d players"), limit=MAX_PLAYERS)
@@ -449,7 +456,16 @@ class _Reader:
                 self.bad(c, _("unknown element"))
         if not players:
             self.bad(node, _("the game has no <Player>"))
-        return mode, players, turns
+        ordered = tuple(v for v in VARIANTS if v in variants)
+        try:
+            formula_of(ordered)
+        except FormulaError:
+            self.bad(
+                node,
+                _("the variants %(variants)s together are no formula of the regulation"),
+                variants=", ".join(ordered),
+            )
+        return mode, players, turns, ordered
 
     def player(self, node: _Node, position: int) -> EliotPlayer:
         pid = self.integer(node, node.attrs.get("id", ""), "id", 0)

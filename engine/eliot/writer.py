@@ -92,6 +92,8 @@ def eliot_write(
     put(1, "</Dictionary>")
     put(1, "<Game>")
     put(2, _element("Mode", text=game.mode))
+    for variant in game.variants:
+        put(2, _element("Variant", text=variant))
     for pid, p in enumerate(game.players):
         put(2, f'<Player id="{pid}">')
         put(3, _element("Name", text=p.name))

@@ -249,6 +249,7 @@
       badge.className = "badge status-" + (round.status === "open" ? "running" : "finished");
     }
     if (game && game.status === "finished") badge.textContent = gettext("game over");
+    if (game && game.formula_label) label.textContent += " · " + game.formula_label;
     renderRack(round);
     if (game && game.status === "finished") sayOnce("over:" + game.number, gettext("The game is over."));
     keepAwake();

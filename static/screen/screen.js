@@ -137,7 +137,7 @@
     el("title").textContent = data.event;
     el("lexicon").textContent = data.lexicon ? data.lexicon.label : "";
     if (!data.game) { el("sub").textContent = gettext("Waiting for the first game"); return; }
-    el("sub").textContent = interpolate(gettext("Game %s"), [data.game]) + (data.round ? " · " + interpolate(gettext("round %s"), [data.round]) : "") +
+    el("sub").textContent = interpolate(gettext("Game %s"), [data.game]) + (data.formula_label ? " · " + data.formula_label : "") + (data.round ? " · " + interpolate(gettext("round %s"), [data.round]) : "") +
       (data.finished ? " · " + (data.end_reason || gettext("finished")) : "");
     drawBoard(data.board, data.premiums);
     renderRack(data);

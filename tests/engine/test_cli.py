@@ -173,6 +173,10 @@ def test_a_french_game_uses_the_french_tiles() -> None:
         (["top", "--rack", "AB", "--n", "0"], "at least 1"),
         (["score", "--move", "H8"], "grid reference and a word"),
         (["score", "--move", "H8 WORD", "--rack", "W?RD!"], "not a tile"),
+        (["top", "--rack", "ABCDEFGHI", "--formula", "7et8"], "at most 8 (formula 7et8)"),
+        (["top", "--rack", "AB", "--formula", "8sur9"], "'8sur9' is not a formula"),
+        (["game", "--formula", "joker+detonante"], "combines only the joker"),
+        (["score", "--move", "H8 AB", "--formula", "7et8+789"], "combines only the joker"),
         (["dance"], "invalid choice: 'dance'"),
         ([], "required: command"),
     ],
@@ -198,3 +202,44 @@ def test_a_malformed_board_on_stdin_is_one_line_error() -> None:
         "top", "--rack", "AB", "--board", "-", stdin=("." * 15 + "\n") * 14 + "......#........\n"
     )
     assert result.returncode == 2 and "board line 15, column 7" in result.stderr
+
+
+def test_top_takes_racks_of_eight_and_nine_tiles_under_a_formula_with_them() -> None:
+    doc = json.loads(cli("top", "--rack", "ADEINRST", "--n", "1", "--formula", "7et8", "--json"))
+    assert doc == {"moves": [{"ref": "H1", "word": "RANDIEST", "score": 66 + 75}]}
+    doc = json.loads(cli("top", "--rack", "ADEINRST", "--n", "1", "--formula", "7sur8", "--json"))
+    assert doc["moves"][0]["score"] == 70  # seven tiles at most: DESTAIN and others, 20 + 50
+    nine = json.loads(cli("top", "--rack", "ADEINRSTS", "--n", "1", "--formula", "789", "--json"))
+    assert nine["moves"][0]["word"] == "TARDINESS" and nine["moves"][0]["score"] > 100
+
+
+def test_score_and_batch_take_the_formula_a_batch_line_may_name_its_own() -> None:
+    doc = json.loads(
+        cli("score", "--move", "H1 STRAINED", "--rack", "ADEINRST", "--formula", "7sur8", "--json")
+    )
+    assert doc["faults"] == ["too_many_tiles"] and not doc["valid"]
+    lines = [
+        {"op": "score", "move": "H1 STRAINED", "rack": "ADEINRST"},
+        {"op": "score", "move": "H1 STRAINED", "rack": "ADEINRST", "formula": "7sur8"},
+        {"op": "top", "rack": "ADEINRSTS", "n": 1},
+        {"op": "top", "rack": "ADEINRSTS", "n": 1, "formula": "789"},
+        {"op": "top", "rack": "AB", "formula": 7},
+    ]
+    out = cli("batch", "--formula", "7et8", stdin="\n".join(json.dumps(x) for x in lines))
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert answers[0]["valid"] and answers[0]["score"] == 60 + 75
+    assert answers[1]["faults"] == ["too_many_tiles"]
+    assert "at most 8 (formula 7et8)" in answers[2]["error"]
+    assert answers[3]["moves"][0]["word"] == "TARDINESS"
+    assert answers[4] == {"error": '"formula" must be a string like "joker+7et8"'}
+
+
+def test_a_joker_game_says_for_each_round_using_the_joker_whether_it_was_replaced() -> None:
+    doc = json.loads(cli("game", "--seed", "4", "--formula", "joker", "--json"))
+    assert doc["formula"] == "joker"
+    flags = [r["joker_replaced"] for r in doc["rounds"] if "joker_replaced" in r]
+    assert flags and set(flags) <= {True, False}
+    assert all("?" in r["rack"] for r in doc["rounds"][:5])
+    assert replay(doc, lexicon=Lexicon.load()).total == doc["total"]
+    sheet = cli("game", "--seed", "4", "--formula", "joker")
+    assert "formula joker" in sheet and "(joker replaced)" in sheet

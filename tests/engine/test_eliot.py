@@ -18,10 +18,13 @@ from engine.eliot.model import (
     EliotPlayer,
     EliotTurn,
     Rack,
+    formula_of,
+    variants_of,
 )
 from engine.eliot.reader import MAX_BYTES, eliot_read
 from engine.eliot.writer import eliot_write
 from engine.errors import NotationError, RackError
+from engine.formula import Formula, FormulaError
 from engine.gcg import gcg_write
 from engine.interchange import InterchangeError
 from engine.record import RoundRecord, placements
@@ -228,8 +231,13 @@ def test_statistics_that_disagree_with_the_turns_are_refused() -> None:
         (b"<Mode>arbitration</Mode>", b"<Mode>chess</Mode>", "mode 'chess' is not one of"),
         (
             b"<Mode>arbitration</Mode>",
-            b"<Mode>arbitration</Mode><Variant>explosive</Variant>",
-            "games with a variant are not read",
+            b"<Mode>arbitration</Mode><Variant>fireworks</Variant>",
+            "variant 'fireworks' is not one of bingo, explosive, 7among8",
+        ),
+        (
+            b"<Mode>arbitration</Mode>",
+            b"<Mode>arbitration</Mode><Variant>explosive</Variant><Variant>7among8</Variant>",
+            "the variants explosive, 7among8 together are no formula of the regulation",
         ),
         (b'format="2"', b'format="3"', "only format 2 is read"),
         (b'<Player id="1">', b'<Player id="5">', "player id 5 out of order"),
@@ -340,3 +348,40 @@ def test_a_top_whose_tiles_are_not_on_its_rack_is_refused() -> None:
     bad = [RoundRecord(1, "DEILMOU", "", (), "H4", "MODULES", 26)]
     with pytest.raises(RackError, match="round 1: H4 MODULES places"):
         placements(bad)
+
+
+@pytest.mark.parametrize(
+    ("formula", "variants"),
+    [
+        ("standard", ()),
+        ("joker", ("bingo",)),
+        ("detonante", ("explosive",)),
+        ("7sur8", ("7among8",)),
+        ("joker+7sur8", ("bingo", "7among8")),
+    ],
+)
+def test_the_formulas_eliot_plays_are_its_variants_both_ways(
+    formula: str, variants: tuple[str, ...]
+) -> None:
+    assert variants_of(Formula.parse(formula)) == variants
+    assert formula_of(variants) == Formula.parse(formula)
+
+
+@pytest.mark.parametrize("formula", ["7et8", "789", "joker+7et8", "joker+789"])
+def test_a_formula_eliot_does_not_play_has_no_variants(formula: str) -> None:
+    with pytest.raises(FormulaError) as refused:
+        variants_of(Formula.parse(formula))
+    assert refused.value.code == "formula_not_in_eliot"
+
+
+def test_the_variants_are_written_after_the_mode_as_eliot_does_and_read_back() -> None:
+    game = eliot_read(hand(), tiles=EN)
+    joker = EliotGame(game.dictionary, game.mode, game.players, game.turns, ("bingo", "7among8"))
+    written = eliot_write(joker).decode("utf-8")
+    assert (
+        "<Mode>arbitration</Mode>\n        <Variant>bingo</Variant>\n"
+        "        <Variant>7among8</Variant>\n        <Player" in written
+    )
+    again = eliot_read(written.encode("utf-8"), tiles=EN)
+    assert again.variants == ("bingo", "7among8") and again.formula.name == "joker+7sur8"
+    assert again == joker

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.board import Board, Layout
+from engine.formula import Formula
 from engine.game import autoplay
 from engine.lexicon import Lexicon
 from engine.move import Move
@@ -94,9 +95,12 @@ def placement(board: Board, move: Move) -> frozenset[tuple[int, int, str]]:
     return frozenset(board.placed_by(move))
 
 
-def brute_force(board: Board, rack: str, lexicon: Lexicon) -> set[frozenset[tuple[int, int, str]]]:
+def brute_force(
+    board: Board, rack: str, lexicon: Lexicon, formula: Formula | None = None
+) -> set[frozenset[tuple[int, int, str]]]:
     """Every word of the lexicon at every square in both directions, every way of writing its
-    new letters with the rack's tiles or blanks; kept when the validator accepts it."""
+    new letters with the rack's tiles or blanks; kept when the validator accepts it (under the
+    ``formula``: 7 sur 8 places at most seven tiles)."""
     found = set()
     directions = (Direction.ACROSS,) if board.is_empty else (Direction.ACROSS, Direction.DOWN)
     for word in lexicon.iter_words():
@@ -120,14 +124,18 @@ def brute_force(board: Board, rack: str, lexicon: Lexicon) -> set[frozenset[tupl
                     if as_blank:
                         letters[i] = letters[i].lower()
                 written = Move(row, col, direction, "".join(letters))
-                if validate(board, written, rack=rack, lexicon=lexicon, tiles=EN).valid:
+                verdict = validate(
+                    board, written, rack=rack, lexicon=lexicon, tiles=EN, formula=formula
+                )
+                if verdict.valid:
                     found.add(placement(board, written))
     return found
 
 
 @st.composite
-def small_positions(draw: st.DrawFn) -> tuple[Board, str]:
-    """A board built by a few generated moves on the small lexicon, and a rack for it."""
+def small_positions(draw: st.DrawFn, rack_size: int = 7) -> tuple[Board, str]:
+    """A board built by a few generated moves on the small lexicon, and a rack for it of at
+    most ``rack_size`` tiles."""
     board = Board(Layout.load(draw(st.sampled_from(["standard", "tl-centre"]))))
     for _ in range(draw(st.integers(0, 4))):
         rack = "".join(draw(st.lists(st.sampled_from(SMALL_LETTERS), min_size=7, max_size=7)))
@@ -135,8 +143,8 @@ def small_positions(draw: st.DrawFn) -> tuple[Board, str]:
         if not moves:
             break
         board.play(moves[draw(st.integers(0, len(moves) - 1))].move)
-    letters = draw(st.lists(st.sampled_from(SMALL_LETTERS), min_size=1, max_size=7))
-    blanks = draw(st.integers(0, min(2, 7 - len(letters))))
+    letters = draw(st.lists(st.sampled_from(SMALL_LETTERS), min_size=1, max_size=rack_size))
+    blanks = draw(st.integers(0, min(2, rack_size - len(letters))))
     return board, "".join(sorted(letters)) + BLANK * blanks
 
 
@@ -153,6 +161,45 @@ def test_the_generator_finds_exactly_the_brute_force_moves_on_a_small_lexicon(
         placements = [placement(board, m.move) for m in generated]
         assert len(placements) == len(set(placements)), f"{engine}: a placement generated twice"
         assert set(placements) == expected, engine
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions(rack_size=9), st.sampled_from(["7sur8", "7et8", "789", "joker+789"]))
+def test_with_racks_of_8_and_9_the_generator_finds_exactly_the_brute_force_moves_and_scores(
+    position: tuple[Board, str], name: str
+) -> None:
+    """The original formulas' racks (FISF 3.8.2): each engine finds the placements the
+    validator accepts under the formula (at most 7 tiles in 7 sur 8), with its scores (50, 75
+    and 100 points for 7, 8 and 9 tiles placed)."""
+    board, rack = position
+    formula = Formula.parse(name)
+    expected = brute_force(board, rack, small(), formula)
+    for engine in [e for e in ENGINES if e == "pure" or BUILT]:
+        generated = generate(board, rack, small(), EN, engine=engine, formula=formula)
+        assert {placement(board, m.move) for m in generated} == expected, engine
+        assert len(generated) == len(expected), f"{engine}: a placement generated twice"
+        for m in generated:
+            verdict = validate(board, m.move, rack=rack, lexicon=small(), tiles=EN, formula=formula)
+            assert verdict.score == m.score, (engine, m)
+            assert len(m.used) <= formula.max_played
+
+
+def test_the_bonus_follows_the_formula(enable: Lexicon) -> None:
+    """ADEINRST on the empty board: STRAINED (8 tiles, 60 points of letters on H1) gets 75 of
+    bonus in 7 et 8 and 7-8-9 and is no move in 7 sur 8 or standard (at most 7 placed); the
+    seven-tile moves get 50 in all four."""
+    rack = "ADEINRST"
+    moves = {
+        name: {(m.ref, m.word): m.score for m in generate(Board(), rack, enable, EN, formula=f)}
+        for name in ("standard", "7sur8", "7et8", "789")
+        for f in [Formula.parse(name)]
+    }
+    assert moves["7et8"][("H1", "STRAINED")] == moves["789"][("H1", "STRAINED")] == 60 + 75
+    assert ("H1", "STRAINED") not in moves["7sur8"] and ("H1", "STRAINED") not in moves["standard"]
+    assert moves["7sur8"] == moves["standard"]
+    assert moves["standard"][("H2", "DETRAIN")] == 18 + 50
+    sevens = {k: v for k, v in moves["7et8"].items() if len(k[1]) == 7}
+    assert sevens == {k: v for k, v in moves["standard"].items() if len(k[1]) == 7}
 
 
 @pytest.mark.usefixtures("movegen_engine")

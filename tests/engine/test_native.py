@@ -19,6 +19,7 @@ import pytest
 
 from engine import movegen, native
 from engine.board import Board
+from engine.formula import Formula
 from engine.lexicon import Lexicon
 from engine.movegen import generate, top
 from engine.native import EngineChoiceError
@@ -38,10 +39,23 @@ def sampled() -> Lexicon:
     return Lexicon.from_words(words[::4], name="enable/4")
 
 
-def same_moves(board: Board, rack: str, lexicon: Lexicon, tiles: TileSet, n: int) -> None:
-    pure = generate(board, rack, lexicon, tiles, engine="pure")
-    assert generate(board, rack, lexicon, tiles, engine="native") == pure, (board, rack)
-    assert top(board, rack, lexicon, n, tiles, engine="native") == pure[:n], (board, rack, n)
+def same_moves(
+    board: Board,
+    rack: str,
+    lexicon: Lexicon,
+    tiles: TileSet,
+    n: int,
+    formula: Formula | None = None,
+) -> None:
+    pure = generate(board, rack, lexicon, tiles, engine="pure", formula=formula)
+    native_all = generate(board, rack, lexicon, tiles, engine="native", formula=formula)
+    assert native_all == pure, (board, rack, formula)
+    assert top(board, rack, lexicon, n, tiles, engine="native", formula=formula) == pure[:n], (
+        board,
+        rack,
+        n,
+        formula,
+    )
 
 
 @needs_native
@@ -53,6 +67,31 @@ def test_both_engines_make_the_same_moves_in_the_same_order_on_random_positions(
     rng = random.Random(code)
     for board, rack in random_positions(17, 80, sampled, tiles):
         same_moves(board, rack, sampled, tiles, rng.choice((1, 1, 2, 3, 10, 50)))
+
+
+@needs_native
+@pytest.mark.parametrize(
+    ("name", "size"), [("7sur8", 8), ("7et8", 8), ("789", 9), ("joker+789", 9), ("joker", 7)]
+)
+def test_both_engines_make_the_same_moves_with_the_racks_and_bonuses_of_each_formula(
+    sampled: Lexicon, en: TileSet, name: str, size: int
+) -> None:
+    """Racks of 8 and 9 tiles with 0, 1 or 2 blanks: the same moves in the same order, the
+    bonus of 7, 8 and 9 tiles placed and the most tiles placed (7 sur 8) alike."""
+    formula = Formula.parse(name)
+    rng = random.Random(name)
+    for board, rack in random_positions(23, 25, sampled, en, rack_size=size):
+        same_moves(board, rack, sampled, en, rng.choice((1, 2, 5, 30)), formula)
+
+
+@needs_native
+@pytest.mark.parametrize("name", ["7sur8", "7et8", "789"])
+def test_both_engines_agree_on_long_racks_with_the_full_enable_list(
+    enable: Lexicon, en: TileSet, name: str
+) -> None:
+    formula = Formula.parse(name)
+    for board, rack in random_positions(5, 8, enable, en, rack_size=formula.rack_size):
+        same_moves(board, rack, enable, en, 1, formula)
 
 
 @needs_native
@@ -111,6 +150,8 @@ def test_a_bad_board_byte_is_refused_by_the_native_core(enable: Lexicon) -> None
             b"\x01" * 26,
             b"\x01" * 27,
             0,
+            bytes(16),
+            7,
         )
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from engine.board import Board
 from engine.errors import PlacementError
+from engine.formula import Formula
 from engine.lexicon import Lexicon
 from engine.move import Move
 from engine.notation import Direction
@@ -32,6 +33,7 @@ def test_every_fault_is_tested_here() -> None:
         Fault.OFF_BOARD,
         Fault.CLASH,
         Fault.NOT_ON_RACK,
+        Fault.TOO_MANY_TILES,
         Fault.NO_TILE,
         Fault.GAP,
         Fault.NOT_CONNECTED,
@@ -160,3 +162,21 @@ def test_a_word_missing_from_the_lexicon_on_the_first_move(board: Board, tiny: L
 def test_several_problems_are_all_reported(train: Board, tiny: Lexicon) -> None:
     verdict = validate(train, Move.parse("A1 QQ"), rack="ABCDEFG", lexicon=tiny)
     assert verdict.faults() == [Fault.NOT_ON_RACK, Fault.NOT_CONNECTED, Fault.NOT_IN_LEXICON]
+
+
+def test_more_tiles_than_the_formula_places_is_a_fault_and_keeps_the_score(
+    board: Board, tiny: Lexicon
+) -> None:
+    """7 sur 8 (FISF 3.8.2): eight tiles on the rack, seven placed at most; 7 et 8 pays 75."""
+    move = Move.parse("H1 STRAINER")
+    verdict = validate(board, move, rack="AEINRRST", lexicon=tiny, formula=Formula.parse("7sur8"))
+    assert verdict.faults() == [Fault.TOO_MANY_TILES]
+    assert verdict.problems[0].message == (
+        "move H1 STRAINER places 8 tiles: the formula 7sur8 places at most 7"
+    )
+    assert verdict.placeable and verdict.score == validate(board, move, lexicon=tiny).score
+    eight = validate(board, move, rack="AEINRRST", lexicon=tiny, formula=Formula.parse("7et8"))
+    assert eight.valid and eight.score == sum(w.score for w in eight.words) + 75
+    # Elsewhere more tiles than the rack holds is the rack's fault, as in standard duplicate.
+    assert validate(board, move, lexicon=tiny).faults() == []
+    assert validate(board, move, rack="AEINRST", lexicon=tiny).faults() == [Fault.NOT_ON_RACK]

@@ -23,6 +23,20 @@ class Rulebook(models.TextChoices):
     BEFORE_2023 = "before-2023", _("Before 2023 (the 2016 amendments)")
 
 
+class Formula(models.TextChoices):
+    """The formula a game is played in (engine.formula.FORMULAS; docs/formulas.md)."""
+
+    STANDARD = "standard", _("Standard duplicate")
+    JOKER = "joker", _("Joker")
+    SEPT_SUR_HUIT = "7sur8", _("7 sur 8")
+    SEPT_ET_HUIT = "7et8", _("7 et 8")
+    SEPT_HUIT_NEUF = "789", _("7, 8 et 9")
+    DETONANTE = "detonante", _("Détonante")
+    JOKER_SEPT_SUR_HUIT = "joker+7sur8", _("Joker, 7 sur 8")
+    JOKER_SEPT_ET_HUIT = "joker+7et8", _("Joker, 7 et 8")
+    JOKER_SEPT_HUIT_NEUF = "joker+789", _("Joker, 7, 8 et 9")
+
+
 class Language(models.TextChoices):
     """The interface's languages (settings.LANGUAGES): an event's screen and phones speak its
     own unless the person chose another."""

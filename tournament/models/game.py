@@ -7,7 +7,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tournament.models.choices import BoardLayout, TileSet, in_choices
+from tournament.models.choices import BoardLayout, Formula, TileSet, in_choices
 from tournament.models.event import Event
 from tournament.vocabulary import slips_end
 
@@ -48,6 +48,12 @@ class Game(models.Model):
     tile_set = models.CharField(max_length=8, choices=TileSet.choices)
     lexicon = models.CharField(max_length=64)
     board_layout = models.CharField(max_length=16, choices=BoardLayout.choices)
+    formula = models.CharField(
+        max_length=24,
+        choices=Formula.choices,
+        default=Formula.STANDARD,
+        help_text="Standard duplicate or an original formula (docs/formulas.md).",
+    )
     board = models.JSONField(
         default=board_empty, help_text="15 strings of 15: '.' empty, A-Z tile, a-z blank."
     )
@@ -63,6 +69,11 @@ class Game(models.Model):
         default=False, help_text="Open for training once finished (or the event's setting)."
     )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    @property
+    def formula_shown(self) -> str:
+        """The formula as people read it, "" for standard duplicate (nothing to say)."""
+        return "" if self.formula == Formula.STANDARD else str(self.get_formula_display())
 
     class Meta:
         ordering = ["event", "number"]
@@ -93,6 +104,11 @@ class Game(models.Model):
                 condition=~Q(source="predrawn") | Q(predrawn__isnull=False),
                 name="game_predrawn_has_document",
                 violation_error_message=_("A pre-drawn game needs its file."),
+            ),
+            models.CheckConstraint(
+                condition=in_choices("formula", Formula),
+                name="game_formula_valid",
+                violation_error_message=_("Choose a formula from the list."),
             ),
             models.CheckConstraint(
                 condition=in_choices("tile_set", TileSet),
@@ -151,9 +167,11 @@ class Round(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveIntegerField()
-    rack = models.CharField(max_length=7, help_text="Up to 7 tiles, '?' for a blank.")
+    rack = models.CharField(
+        max_length=9, help_text="Up to 7 tiles (8 or 9 in some formulas), '?' for a blank."
+    )
     leftover = models.CharField(
-        max_length=7, blank=True, help_text="Tiles kept from the last rack."
+        max_length=9, blank=True, help_text="Tiles kept from the last rack."
     )
     rejected = models.JSONField(default=list, blank=True, help_text="Racks drawn and put back.")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAWN)

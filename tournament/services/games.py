@@ -10,7 +10,20 @@ from django.utils.translation import gettext
 
 from tournament.errors import ApplicationError
 from tournament.models import Event, Game
+from tournament.models.choices import Formula
 from tournament.services.audit import audit_record
+
+
+def formula_checked(formula: str | None) -> str:
+    """A game's formula by name (None: standard duplicate); an unknown one is refused."""
+    formula = formula or Formula.STANDARD
+    if formula not in Formula.values:
+        raise ApplicationError(
+            gettext("Unknown formula '%(formula)s': choose %(formulas)s.")
+            % {"formula": formula[:40], "formulas": ", ".join(Formula.values)},
+            code="unknown_formula",
+        )
+    return formula
 
 
 @transaction.atomic
@@ -21,12 +34,26 @@ def game_create(
     source: str = Game.Source.RANDOM,
     seed: int | None = None,
     predrawn: dict[str, Any] | None = None,
+    formula: str | None = None,
 ) -> Game:
     """Add the next game to an event, copying the event's tile set, lexicon and board; an event
-    with rooms (a simultaneous event) adds it to every room too.
+    with rooms (a simultaneous event) adds it to every room too. ``formula`` is the game's
+    (standard duplicate by default; docs/formulas.md); a pre-drawn game's is its document's.
 
     A random game without a seed gets a fresh one, so every game can be replayed.
     """
+    if predrawn is not None:
+        played_in = str(predrawn.get("formula") or Formula.STANDARD)
+        if formula is not None and formula != played_in:
+            raise ApplicationError(
+                gettext(
+                    "The pre-drawn game is played in the formula '%(formula)s', not '%(chosen)s'."
+                )
+                % {"formula": played_in[:40], "chosen": formula[:40]},
+                code="predrawn_formula_mismatch",
+            )
+        formula = played_in
+    formula = formula_checked(formula)
     if source not in Game.Source.values:
         raise ApplicationError(
             gettext("Unknown game source '%(source)s'.") % {"source": source}, code="unknown_source"
@@ -68,6 +95,7 @@ def game_create(
         tile_set=event.tile_set,
         lexicon=event.lexicon,
         board_layout=event.board_layout,
+        formula=formula,
     )
     for room in event.rooms.order_by("pk"):
         game_copy(game=game, room=room)
@@ -76,7 +104,7 @@ def game_create(
         game=game,
         action="tournament.game.created",
         actor=actor,
-        data={"number": number, "source": source, "seed": seed},
+        data={"number": number, "source": source, "seed": seed, "formula": formula},
     )
     return game
 
@@ -92,4 +120,5 @@ def game_copy(*, game: Game, room: Event) -> Game:
         tile_set=game.tile_set,
         lexicon=game.lexicon,
         board_layout=game.board_layout,
+        formula=game.formula,
     )

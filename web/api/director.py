@@ -72,7 +72,7 @@ from tournament.errors import ApplicationError
 from tournament.models import Event, Game
 from tournament.selectors import event_list_visible, host_of
 from tournament.services.events import POLICY_FIELDS, event_create, event_policy_update
-from tournament.services.games import game_create
+from tournament.services.games import formula_checked, game_create
 from tournament.services.rooms import room_create
 from web.actions import game_or_404
 from web.api.serializers import (
@@ -169,6 +169,7 @@ def _game_json(game: Game) -> Shape:
             "tile_set": game.tile_set,
             "lexicon": game.lexicon,
             "board_layout": game.board_layout,
+            "formula": game.formula,
             "end_reason": game.end_reason,
         }
     ).data
@@ -315,8 +316,11 @@ class GamesView(APIView):
     )
     def post(self, request: Request, slug: str) -> Response:
         user, event = _event(request, slug, (DIRECTOR,))
-        data = _form_data(request, ("source", "seed", "in_advance", "predrawn"))
+        data = _form_data(request, ("source", "seed", "in_advance", "predrawn", "formula"))
         source = data.pop("source", None)
+        formula = data.pop("formula", None)
+        if formula is not None:
+            formula = formula_checked(formula if isinstance(formula, str) else repr(formula))
         if source is not None and source not in Game.Source.values:
             raise ApplicationError(
                 gettext("A game's source is %(sources)s.")
@@ -329,7 +333,7 @@ class GamesView(APIView):
                     gettext("A game of racks typed from the bag takes no seed, no document."),
                     code="invalid",
                 )
-            game = game_create(event=event, actor=user, source=Game.Source.MANUAL)
+            game = game_create(event=event, actor=user, source=Game.Source.MANUAL, formula=formula)
             return Response(_game_json(game), status=status.HTTP_201_CREATED)
         if source == Game.Source.PREDRAWN and "predrawn" not in data:
             raise ApplicationError(
@@ -347,6 +351,7 @@ class GamesView(APIView):
                 file_name="",
                 content=json.dumps(data["predrawn"]).encode(),
                 actor=user,
+                formula=formula,
             )
             return Response(
                 GameCreatedSerializer(
@@ -365,9 +370,9 @@ class GamesView(APIView):
                 code="invalid",
             )
         if in_advance:
-            game = game_draw_whole(event=event, actor=user, seed=seed)
+            game = game_draw_whole(event=event, actor=user, seed=seed, formula=formula)
         else:
-            game = game_create(event=event, actor=user, seed=seed)
+            game = game_create(event=event, actor=user, seed=seed, formula=formula)
         return Response(_game_json(game), status=status.HTTP_201_CREATED)
 
 

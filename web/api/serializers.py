@@ -8,6 +8,7 @@ from typing import Any, TypeAlias
 from rest_framework import serializers
 
 from tournament.models import AuditEntry, Discipline, Event, Ruling, Submission
+from tournament.models.choices import Formula
 from tournament.models.event import EventRoleName
 from tournament.services.events import POLICY_FIELDS
 from tournament.services.invitations import DAYS_VALID, MAX_DAYS_VALID
@@ -121,6 +122,10 @@ class _GameSerializer(serializers.Serializer[Shape]):
     number = serializers.IntegerField()
     status = serializers.CharField()
     end_reason = serializers.CharField()
+    formula = serializers.CharField(help_text="standard or an original formula (joker, 7et8...).")
+    formula_label = serializers.CharField(
+        allow_blank=True, help_text="The formula as people read it; empty for standard."
+    )
 
 
 class _RoundSerializer(serializers.Serializer[Shape]):
@@ -468,6 +473,10 @@ class GameOutSerializer(serializers.Serializer[Shape]):
     tile_set = serializers.CharField()
     lexicon = serializers.CharField()
     board_layout = serializers.CharField()
+    formula = serializers.CharField(
+        help_text="standard, or an original formula: joker, 7sur8, 7et8, 789, detonante, "
+        "joker+7sur8, joker+7et8, joker+789 (docs/formulas.md)."
+    )
     end_reason = serializers.CharField(allow_blank=True)
 
 
@@ -591,6 +600,11 @@ class GameInSerializer(serializers.Serializer[Shape]):
     in_advance = serializers.BooleanField(required=False, help_text="The whole game drawn now.")
     predrawn = serializers.JSONField(
         required=False, help_text="The engine's document: python -m engine game --json."
+    )
+    formula = serializers.ChoiceField(
+        choices=Formula.values,
+        required=False,
+        help_text="The game's formula (default standard; a pre-drawn game's is its document's).",
     )
 
 

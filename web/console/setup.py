@@ -26,6 +26,7 @@ from engine.lists import GRAMMALECTE_FR
 from tournament.categories import AGE_CATEGORIES
 from tournament.errors import ApplicationError
 from tournament.models import Event, Player
+from tournament.models.choices import Formula
 from tournament.services.events import (
     POLICY_FIELDS,
     SHARED_RULES,
@@ -155,15 +156,22 @@ def _game(request: AuthenticatedHttpRequest, event: Event) -> str:
     if not form.is_valid():
         raise ApplicationError(form_error(form), code="invalid")
     data = form.cleaned_data
+    formula = data.get("formula") or Formula.STANDARD
     if data["source"] == DRAWN_WHOLE:
-        game = game_draw_whole(event=event, actor=request.user, seed=data.get("seed"))
+        game = game_draw_whole(
+            event=event, actor=request.user, seed=data.get("seed"), formula=formula
+        )
         return gettext("Game %(number)s is drawn in advance: %(rounds)d rounds.") % {
             "number": game.number,
             "rounds": len((game.predrawn or {}).get("rounds", [])),
         }
     if "content" in data:
         game, read = game_import_predrawn(
-            event=event, file_name=data["file_name"], content=data["content"], actor=request.user
+            event=event,
+            file_name=data["file_name"],
+            content=data["content"],
+            actor=request.user,
+            formula=None if formula == Formula.STANDARD else formula,  # the file's, by default
         )
         return predrawn_imported_message(game, read)
     game = game_create(
@@ -171,6 +179,7 @@ def _game(request: AuthenticatedHttpRequest, event: Event) -> str:
         actor=request.user,
         source=data["source"],
         seed=data.get("seed"),
+        formula=formula,
     )
     return gettext("Game %(number)s is added (%(source)s).") % {
         "number": game.number,

@@ -103,6 +103,8 @@ def _state_json(
     top = state.top
     return base | {
         "game": game.number,
+        "formula": game.formula,
+        "formula_label": game.formula_shown,
         "board": game.board,
         "premiums": premium_classes(game.board_layout),
         "values": {**TileSet.load(game.tile_set).values, BLANK: 0},

@@ -229,3 +229,20 @@ def test_the_readmes_script_runs_a_round_from_a_terminal(room, live_server) -> N
     assert lines[5].startswith("Round 1 published")
     assert sorted(line.split()[1] for line in lines[6:]) == ["Ann", "Bob"]  # both at 0
     assert Round.objects.get(number=1).status == Round.Status.PUBLISHED
+
+
+@pytest.mark.django_db
+def test_a_director_adds_a_game_in_an_original_formula_and_its_rack_has_nine_tiles(room) -> None:
+    _, director, arbiter = room
+    api = client_of(director)
+    made = api.post("/api/v1/events/club-night/games", {"formula": "joker+789"}, format="json")
+    assert made.status_code == 201 and made.json()["formula"] == "joker+789"
+    for bad in ({"formula": "8sur9"}, {"formula": 7}, {"formula": "7et8+789"}):
+        answer = api.post("/api/v1/events/club-night/games", bad, format="json")
+        assert answer.status_code == 400 and answer.json()["code"] == "unknown_formula", bad
+    listed = client_of(arbiter).get("/api/v1/events/club-night/games").json()
+    assert [(g["number"], g["formula"]) for g in listed] == [(1, "joker+789")]
+    drew = client_of(arbiter).post("/api/v1/events/club-night/games/1/draw", {}, format="json")
+    assert drew.status_code == 200
+    rack = client_of(arbiter).get("/api/v1/events/club-night/games/1").json()["round"]["rack"]
+    assert len(rack) == 9 and rack.count("?") == 1

@@ -137,6 +137,11 @@ def test_games_are_added_random_predrawn_or_typed(client_for, director, event) -
     garbage.name = "x.json"
     assert "not JSON" in said(post(client, event, "game", source="predrawn", predrawn=garbage))[0]
     assert Game.objects.filter(event=event).count() == 3
+    joker = post(client, event, "game", source="random", seed=5, formula="joker")
+    assert said(joker)[0] == "Game 4 is added (random draw)."
+    assert Game.objects.get(event=event, number=4).formula == "joker"
+    page = client.get(reverse("console:setup", args=[event.slug])).content.decode()
+    assert 'name="formula"' in page and "Joker" in page
 
 
 def test_roles_are_granted_and_only_a_director_sets_up(client_for, director, event) -> None:

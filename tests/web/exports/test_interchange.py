@@ -212,6 +212,20 @@ def test_a_leftover_put_back_replays_as_a_rack_refused_that_was_not_recorded() -
     assert (second["rack"], second["leftover"], second["rejected"]) == ("AEINRS?", "", ["-"])
 
 
+def test_a_game_eliot_played_in_a_variant_imports_as_a_game_in_its_formula() -> None:
+    """Eliot's joker game (``bingo``, a file real Eliot wrote) becomes a joker game here; the
+    hand-written file with the variant added is refused, its racks holding no joker."""
+    bingo = HAND.read_bytes().replace(
+        b"<Mode>arbitration</Mode>", b"<Mode>arbitration</Mode><Variant>bingo</Variant>"
+    )
+    (problem,) = refused(bingo)
+    assert "in a joker game every rack holds a joker" in problem
+    content = (HAND.parent / "formulas" / "eliot_joker_3.xml").read_bytes()
+    game = game_import_eliot(event=EventFactory(), file_name="j.xml", content=content, actor=None)
+    assert game.formula == "joker" and game.predrawn["formula"] == "joker"
+    assert all("?" in r["rack"] for r in game.predrawn["rounds"][:5])
+
+
 def test_a_file_with_no_move_on_the_board_is_refused() -> None:
     content = (
         b'<?xml version="1.0"?><EliotGame format="2"><Dictionary/><Game><Mode>duplicate</Mode>'

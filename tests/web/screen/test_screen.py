@@ -90,3 +90,16 @@ def test_the_game_screen_is_for_the_events_staff(client_for, outsider, games) ->
     url = reverse("screen:game_state", args=[first.event.slug, 1])
     assert Client().get(url).status_code == 302
     assert client_for(outsider).get(url).status_code == 404
+
+
+def test_the_screen_names_a_game_s_original_formula_and_its_nine_tile_rack(
+    client_for, director, event: Event
+) -> None:
+    game = GameFactory(event=event, number=1, seed=7, formula="joker+789")
+    client = client_for(director)
+    open_round(game)
+    shown = state(client, "screen:game_state", event.slug, 1)
+    assert (shown["formula"], shown["formula_label"]) == ("joker+789", "Joker, 7, 8 et 9")
+    assert len(shown["rack"]) == 9 and shown["rack"].count("?") == 1
+    plain = GameFactory(event=event, number=2, seed=7)
+    assert state(client, "screen:game_state", event.slug, plain.number)["formula_label"] == ""

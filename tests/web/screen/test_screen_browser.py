@@ -150,3 +150,36 @@ def test_a_stopped_clock_is_said_in_words_and_tiles_show_their_points(
     clock.round_resume(round=Round.objects.get(pk=r.pk), actor=None)
     page.wait_for_function("document.getElementById('clock-note').textContent === ''", timeout=5000)
     page.context.close()
+
+
+def test_a_formula_game_s_screen_names_the_formula_and_its_nine_tiles_fit(
+    browser,  # noqa: F811
+    live_server,
+) -> None:
+    """Joker, 7, 8 et 9: the subtitle names the formula, and the rack of nine tiles (a joker
+    among them) stays inside the screen at the smallest projector size."""
+    from tests.arbiter.conftest import open_round
+    from tests.factories import EventFactory, EventRoleFactory, GameFactory, UserFactory
+    from tournament.models import EventRole
+
+    event = EventFactory(name="Joker night", slug="joker-night")
+    director = UserFactory(username="dora")
+    EventRoleFactory(event=event, user=director, role=EventRole.Role.DIRECTOR)
+    game = GameFactory(event=event, number=1, seed=7, formula="joker+789")
+    open_round(game, now=timezone.now())
+    page = logged_in(browser, live_server, director, {"width": 1024, "height": 768})
+    page.goto(f"{live_server.url}/events/joker-night/games/1/screen/")
+    page.wait_for_function("document.querySelectorAll('#rack > *').length === 9")
+    assert page.inner_text("#sub") == "Game 1 · Joker, 7, 8 et 9 · round 1"
+    boxes = page.eval_on_selector_all(
+        "#rack > *",
+        "els => els.map(e => { const r = e.getBoundingClientRect(); "
+        "return [r.left, r.right, r.top, r.bottom]; })",
+    )
+    assert all(
+        left >= 0 and right <= 1024 and top >= 0 and bottom <= 768
+        for left, right, top, bottom in boxes
+    ), boxes
+    assert len({round(top) for _, _, top, _ in boxes}) == 1  # one line of tiles
+    page.screenshot(path="/tmp/screen-joker-789-1024.png")
+    page.context.close()
