@@ -435,3 +435,13 @@ def test_the_live_streams_frames_of_a_french_night_have_no_english(night) -> Non
     finally:
         hub.executor.shutdown()
         loop.close()
+
+
+def test_the_printed_sheet_and_the_eliot_file_name_the_list_by_its_own_name(night) -> None:
+    event, game, players, director, token = night
+    name = WordList.objects.get(pk=WordList.id_of(event.lexicon)).name
+    client = staff_client(director)
+    sheet = client.get(reverse("printing:game_sheet", args=[event.slug, 1])).content.decode()
+    eliot = client.get(reverse("exports:game_eliot", args=[event.slug, 1])).content.decode()
+    for text in (html.unescape(sheet), eliot):
+        assert name in text and "upload:" not in text
