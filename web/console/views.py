@@ -24,7 +24,6 @@ from tournament.models import AuditEntry, Game, Round
 from tournament.models.slip import RULING_CHOICES_SHOWN
 from tournament.selectors import event_games, round_current
 from web.actions import game_or_404, perform
-from web.audit_words import audit_said
 from web.board import board_rows
 from web.paging import page_of
 from web.permissions import (
@@ -143,11 +142,7 @@ def round_moves(request: HttpRequest, slug: str, number: int, round_number: int)
 def game_audit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The game's whole audit log, newest first."""
     game = game_or_404(slug, number)
-    entries = list(
-        AuditEntry.objects.filter(game=game).select_related("round").order_by("-at", "-pk")
-    )
-    for entry in entries:
-        entry.said = audit_said(entry.action)  # type: ignore[attr-defined]  # for the page
+    entries = AuditEntry.objects.filter(game=game).select_related("round").order_by("-at", "-pk")
     return render(
         request, "console/audit.html", {"game": game, "event": game.event, "entries": entries}
     )
