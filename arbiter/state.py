@@ -138,7 +138,9 @@ def lexicon_info(name: str) -> LexiconInfo:
         word_list.words,
         word_list.status,
         word_list.progress,
-        word_list.message,
+        # a compile's step is stored as the engine's worker says it, in English (the list is
+        # shared by events of any language): said in the reader's language here
+        gettext(word_list.message) if word_list.message else "",
         bool(word_list.builtin),
     )
 

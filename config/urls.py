@@ -10,7 +10,7 @@ from django.urls import include, path
 from django.utils.translation import gettext_lazy
 from drf_spectacular.views import SpectacularAPIView
 
-from config.views import healthz
+from config.views import favicon, healthz
 from web.i18n import javascript_catalog
 
 urlpatterns = [
@@ -28,6 +28,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", favicon, name="favicon"),  # asked by every browser of every page
 ]
 
 # An uncaught error of the API or of a phone's call answers JSON with a code (web/outage.py).

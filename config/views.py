@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import connection
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -60,3 +60,41 @@ def healthz(request: HttpRequest) -> JsonResponse:
         | {name: check.describe() for name, check in results.items()},
         status=200 if ok else 503,
     )
+
+
+def _icon() -> bytes:
+    """The site's icon: a 16x16 tile (the board's tile colour on its green), as a PNG inside
+    an .ico, made once. Browsers ask every site for ``/favicon.ico``: answered, not a 404."""
+    import struct
+    import zlib
+
+    size = 16
+    tile, green = b"\xf5\xd3\x8b\xff", b"\x0d\x3b\x2e\xff"
+    rows = b"".join(
+        b"\x00" + b"".join(tile if 2 <= x < 14 and 2 <= y < 14 else green for x in range(size))
+        for y in range(size)
+    )
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    png = (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 6, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(rows))
+        + chunk(b"IEND", b"")
+    )
+    header = struct.pack("<HHH", 0, 1, 1)
+    entry = struct.pack("<BBBBHHII", size, size, 0, 0, 1, 32, len(png), 6 + 16)
+    return header + entry + png
+
+
+ICON = _icon()
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    response = HttpResponse(ICON, content_type="image/x-icon")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response

@@ -10,7 +10,12 @@ list, which clubs own and the project cannot ship: it lacks some ODS words and h
 form its affix rules make (``hunspell_forms``), each folded to tiles as any list is
 (``engine.wordlist``): the proper nouns (a capital first), the forms with an apostrophe, a
 hyphen, a digit or a letter outside A-Z once folded, and those of one letter or more than 15
-are left out.
+are left out. So are the words the dictionary itself marks as no words of the language
+(``marked_out``): the symbols of units and their multiples, which it keeps in their case
+(KEEPCASE: km, kn, cd, MW, nm, ZW...), and what it never suggests (NOSUGGEST: the forms of
+elision such as jusqu, lorsqu, qu, and the ordinals in Roman numerals such as xiᵉ, which fold
+to XIE). Played as words they gave tops no French player would grant (K5 ZW, G9 KN):
+docs/rules.md, "The open French list", compares the two-letter words left with the ODS's.
 
 The forms are what Hunspell itself accepts: the tests check a sample against the ``hunspell``
 program where the machine has it (``tests/engine/test_lists.py``), and the count is pinned to
@@ -32,6 +37,11 @@ from engine.errors import LexiconError
 from engine.wordlist import LIGATURES, MAX_LEN, MIN_LEN, fold
 
 Progress = Callable[[float], None]
+
+# The build's version, in the built list's name (``BuiltinList.fingerprint``): raised whenever
+# the build makes other words from the same package, so that the lists built before (and their
+# compiled caches, keyed by content) are not played again. 2: the marked-out words left out.
+BUILD = 2
 
 
 @dataclass(frozen=True)
@@ -55,8 +65,10 @@ class BuiltinList:
 
     @property
     def fingerprint(self) -> str:
-        """A name for the built list: its key and the package version it comes from."""
-        return hashlib.sha256(f"{self.key}:{self.package}:{self.version}".encode()).hexdigest()
+        """A name for the built list: its key, the package version it comes from and the
+        build's own version (``BUILD``: a list built by an older build is built again)."""
+        recipe = f"{self.key}:{self.package}:{self.version}:{BUILD}"
+        return hashlib.sha256(recipe.encode()).hexdigest()
 
     def paths(self) -> tuple[Path, Path]:
         package = self.package.replace("-", "_")
@@ -141,7 +153,7 @@ def hunspell_forms(aff: Path, dic: Path, progress: Progress | None = None) -> It
         if progress is not None and number % step == 0:
             progress(number / len(words))
         flags, stem = word.flags, word.stem
-        if forbidden in flags:
+        if forbidden in flags or marked_out(flags, affixes) or stem in UNMARKED_OUT:
             continue
         if need not in flags:
             yield stem
@@ -179,6 +191,20 @@ def hunspell_forms(aff: Path, dic: Path, progress: Progress | None = None) -> It
         progress(1.0)
 
 
+# Stems of two letters the dictionary lists as words without marking them, which are no word a
+# board takes: abbreviations written with a full stop (cf., éd., av., ln, pt, a.c., et al.) and the
+# letters æ and œ (they fold to AE and OE). docs/rules.md, "The open French list".
+UNMARKED_OUT = frozenset({"cf", "éd", "av", "ln", "pt", "ac", "al", "æ", "œ"})
+
+
+def marked_out(flags: Iterable[str], affixes: Any) -> bool:
+    """A stem the dictionary marks as no word of the language, with every form made from it:
+    a symbol kept in its case (KEEPCASE: units, km, MW...) or a form never suggested
+    (NOSUGGEST: elisions, Roman ordinals)."""
+    marks = {affixes.KEEPCASE, affixes.NOSUGGEST} - {None}
+    return bool(marks & set(flags))
+
+
 def _affixes(table: dict[str, list[Any]], flags: Iterable[str]) -> Iterator[Any]:
     for flag in flags:
         yield from table.get(flag, ())
@@ -202,4 +228,14 @@ def _prefixed(prefix: Any, word: str) -> str | None:
     return str(prefix.add) + word[len(strip) :]
 
 
-__all__ = ["BUILTIN", "GRAMMALECTE_FR", "LIGATURES", "BuiltinList", "hunspell_forms", "playable"]
+__all__ = [
+    "BUILD",
+    "BUILTIN",
+    "GRAMMALECTE_FR",
+    "LIGATURES",
+    "UNMARKED_OUT",
+    "BuiltinList",
+    "hunspell_forms",
+    "marked_out",
+    "playable",
+]

@@ -234,3 +234,23 @@ def test_no_code_reads_djangos_constraint_messages():
         return text is not None and "is violated" in text
 
     assert places(reads, home=set()) == []
+
+
+def test_a_ruling_is_named_by_one_function_in_the_readers_language():
+    """``tournament.models.slip.ruling_label`` (from the one table, ``RULING_LABELS``): no
+    other code looks a ruling's label up itself (a table of its own, a label made into words
+    where it is read rather than where it is written: the live stream once sent English labels
+    on a French event while the state sent French ones)."""
+
+    def looks_a_label_up(node: ast.AST) -> bool:
+        if isinstance(node, ast.Name) and node.id == "RULING_LABELS":
+            return True
+        if isinstance(node, ast.Call) and ast.unparse(node.func) == "dict":
+            return any(_says(a, "RULING_CHOICES") for a in node.args)
+        if isinstance(node, ast.DictComp):
+            return _says(node, "RULING_CHOICES")
+        is_label = isinstance(node, ast.Attribute) and node.attr == "label"
+        return is_label and _says(node, "RulingCode")
+
+    home = {"tournament/vocabulary.py", "tournament/models/slip.py"}
+    assert places(looks_a_label_up, home=home) == []

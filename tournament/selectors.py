@@ -76,9 +76,17 @@ def event_get_visible(*, user: User | AnonymousUser, slug: str) -> Event | None:
 
 def game_current_queryset(*, event_id: int) -> QuerySet[Game]:
     """The event's games, the one it is playing first: the running one (the latest, if several
-    run), else the latest game. The one definition of "the current game"."""
-    running_first = Case(When(status=Game.Status.RUNNING, then=Value(0)), default=Value(1))
-    return Game.objects.filter(event_id=event_id).order_by(running_first, "-number")
+    run), else the next to play (the first still being set up: before anything starts, game 1,
+    not the latest created), else the latest finished. The one definition of "the current
+    game"."""
+    status_first = Case(
+        When(status=Game.Status.RUNNING, then=Value(0)),
+        When(status=Game.Status.SETUP, then=Value(1)),
+        default=Value(2),
+    )
+    # the running and finished games latest first, the ones being set up first first
+    number = Case(When(status=Game.Status.SETUP, then=F("number")), default=-F("number"))
+    return Game.objects.filter(event_id=event_id).order_by(status_first, number)
 
 
 def event_round_in_play(*, event_id: int) -> Round | None:

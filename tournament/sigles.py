@@ -2,7 +2,7 @@
 ``extras/reports/sigles.py`` writes (docs/interchange.md, section 2).
 
 One line per table from 1 to the highest table, three quoted comma-separated fields, ``\\n``
-at the end of each, the file in Latin-1: ``"<table>","<name>","<total>"``; a table nobody
+at the end of each, the file in Windows-1252: ``"<table>","<name>","<total>"``; a table nobody
 sits at gives ``"<n>","--table vide--","-1"`` (``empty=False`` leaves them out, as the
 script's ``-n``). Byte for byte what the script writes from the same game (checked by
 ``bench/interchange_real.py`` against Eliot's own ``sigles.py``). The file never has more than
@@ -11,12 +11,19 @@ empty tables, naming the player, rather than writing a line per number up to it.
 licence instead (``sigles_lines`` with ``key="licence"``), one line per player in licence
 order: ``"<licence>","<name>","<total>"``.
 
-Eliot writes names as they are (a ``"`` breaks the line, a letter outside Latin-1 stops its
-script); here such a name is refused with the player named, so that no file is wrong.
+Eliot writes names as they are in Latin-1 (a ``"`` breaks the line, a letter outside Latin-1
+stops its script). SIGLES is a Windows program, which reads a text file in the system's code page:
+Windows-1252 in France, Belgium, Switzerland and Quebec, Latin-1 with œ, Œ, Ÿ and a few more
+where Latin-1 has control characters. So the file is written in Windows-1252: the same bytes as
+Eliot's for every name Latin-1 can write, and Lebœuf or Cœurdevey written as they are. A letter
+Windows-1252 lacks is written without its accent when that makes it one it has (ő as o); a name
+still left with one (Łukasz, 王) or with a ``"`` or a line break is refused with the player
+named, so that no file is wrong.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -27,6 +34,34 @@ from tournament.errors import ApplicationError
 EMPTY_TABLE = "--table vide--"
 KEYS = ("table", "licence")
 MAX_LINES = 10_000  # the lines of a file with its empty tables: tables up to 10,000
+ENCODING = "cp1252"  # Windows-1252, what SIGLES (a Windows program) reads; Latin-1 and œ
+
+
+def sigles_name(name: str) -> str | None:
+    """The name as the file writes it: as it is when Windows-1252 has every letter, else each
+    letter it lacks without its accents (ő as o, ǆ as dž); None when a letter is still left
+    that it cannot write."""
+    try:
+        name.encode(ENCODING)
+        return name
+    except UnicodeEncodeError:
+        pass
+    letters = []
+    for ch in name:
+        try:
+            ch.encode(ENCODING)
+            letters.append(ch)
+        except UnicodeEncodeError:
+            base = "".join(
+                c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c)
+            )
+            letters.append(base)
+    folded = "".join(letters)
+    try:
+        folded.encode(ENCODING)
+    except UnicodeEncodeError:
+        return None
+    return folded
 
 
 @dataclass(frozen=True)
@@ -42,7 +77,7 @@ def _field(text: str) -> str:
 
 
 def sigles_lines(results: Sequence[ResultLine], *, key: str = "table", empty: bool = True) -> bytes:
-    """The SIGLES file (Latin-1 bytes); ``empty``: a line for each table nobody sits at.
+    """The SIGLES file (Windows-1252 bytes); ``empty``: a line for each table nobody sits at.
     Raises ``ApplicationError`` naming every player whose name cannot be written, who has no
     table (or licence, when keyed by licence), who shares a table or licence with another, or
     whose table would make the file longer than ``MAX_LINES`` lines with its empty tables."""
@@ -59,11 +94,9 @@ def sigles_lines(results: Sequence[ResultLine], *, key: str = "table", empty: bo
                 gettext('%(name)s: a name with a double quote (") or a line break breaks the line')
                 % said
             )
-        try:
-            r.name.encode("latin-1")
-        except UnicodeEncodeError:
+        if sigles_name(r.name) is None:
             problems.append(
-                gettext("%(name)s: the name has a letter that Latin-1 cannot write") % said
+                gettext("%(name)s: the name has a letter that Windows-1252 cannot write") % said
             )
     if key == "table":
         seen: dict[int, str] = {}
@@ -123,11 +156,22 @@ def sigles_lines(results: Sequence[ResultLine], *, key: str = "table", empty: bo
             if at is None:
                 lines.append(f"{_field(str(table))},{_field(EMPTY_TABLE)},{_field('-1')}")
             else:
-                lines.append(f"{_field(str(table))},{_field(at.name)},{_field(str(at.total))}")
+                name = sigles_name(at.name)
+                lines.append(f"{_field(str(table))},{_field(str(name))},{_field(str(at.total))}")
     else:
         for r in sorted(results, key=lambda r: r.licence):
-            lines.append(f"{_field(r.licence)},{_field(r.name)},{_field(str(r.total))}")
-    return "".join(line + "\n" for line in lines).encode("latin-1")
+            lines.append(
+                f"{_field(r.licence)},{_field(str(sigles_name(r.name)))},{_field(str(r.total))}"
+            )
+    return "".join(line + "\n" for line in lines).encode(ENCODING)
 
 
-__all__ = ["EMPTY_TABLE", "KEYS", "MAX_LINES", "ResultLine", "sigles_lines"]
+__all__ = [
+    "EMPTY_TABLE",
+    "ENCODING",
+    "KEYS",
+    "MAX_LINES",
+    "ResultLine",
+    "sigles_lines",
+    "sigles_name",
+]

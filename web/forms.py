@@ -28,7 +28,13 @@ def _lexicons() -> list[tuple[str, str]]:
     """The lists an event may play: those on the server, those offered out of the box (the
     open French list, said plainly not to be the ODS), then those uploaded (not failed)."""
     uploaded = WordList.objects.exclude(status=WordList.Status.FAILED).order_by("name", "id")
-    offered = {w.builtin: w for w in uploaded if w.builtin}
+    # the row of the list as this version builds it (an older build's row, still played by the
+    # events that chose it then, is listed with the uploads, by its name and word count)
+    offered = {
+        w.builtin: w
+        for w in uploaded
+        if w.builtin in BUILTIN and w.sha256 == BUILTIN[w.builtin].fingerprint
+    }
     choices = [(name, name) for name in sorted(settings.LEXICONS)]
     for key, builtin in BUILTIN.items():
         row = offered.get(key)
@@ -52,8 +58,36 @@ def _lexicons() -> list[tuple[str, str]]:
             + ("" if word_list.is_ready else " · " + str(word_list.get_status_display())),
         )
         for word_list in uploaded
-        if not word_list.builtin
+        if word_list not in offered.values()
     ]
+
+
+# What a new event starts with for a director who speaks the language (the set-up's page is
+# read in it): the club's tiles, its open list, its language and its time zone, instead of
+# four menus to change. English keeps the policy's own defaults.
+LANGUAGE_DEFAULTS: dict[str, dict[str, str]] = {
+    "fr": {
+        "tile_set": "fr",
+        "lexicon": f"{BUILTIN_PREFIX}grammalecte-fr",
+        "language": "fr",
+        "time_zone": "Europe/Paris",
+    },
+}
+
+
+def new_event_defaults(language: str) -> dict[str, str]:
+    """The policy values a new event starts with for a director reading ``language`` (a
+    list offered out of the box named as the form offers it: its row once it exists)."""
+    found = dict(LANGUAGE_DEFAULTS.get(language.split("-")[0], {}))
+    lexicon = found.get("lexicon", "")
+    if lexicon.startswith(BUILTIN_PREFIX):
+        builtin = BUILTIN[lexicon.removeprefix(BUILTIN_PREFIX)]
+        row = WordList.objects.filter(
+            builtin=builtin.key, sha256=builtin.fingerprint, tile_set=builtin.tile_set
+        ).first()
+        if row is not None and row.status != WordList.Status.FAILED:
+            found["lexicon"] = row.key
+    return found
 
 
 def _time_zones() -> list[tuple[str, str]]:

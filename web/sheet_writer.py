@@ -37,9 +37,11 @@ import tempfile
 import zipfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from django.utils import translation
 from django.utils.translation import gettext
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
@@ -240,14 +242,29 @@ def csv_safe(value: Cell) -> Cell:
     return value
 
 
+# How a language's spreadsheets read a CSV file: French Excel (and LibreOffice in French) split
+# on ";" and read "12,5" as a number, as they write them; English keeps "," and "12.5" (the
+# outside tools that read the files read an English event's). A language is a line here.
+CSV_DIALECTS: dict[str, tuple[str, str]] = {"fr": (";", ",")}  # (separator, decimal mark)
+
+
 def csv_write(sheet: Sheet, out: IO[str]) -> int:
-    """Write one sheet (header and rows) as CSV on the text stream ``out``; return the rows."""
-    writer = csv.writer(out)
-    writer.writerow([csv_safe(h) for h in sheet.header])
+    """Write one sheet (header and rows) as CSV on the text stream ``out``, as the spreadsheets
+    of the language in force read it (``CSV_DIALECTS``); return the rows."""
+    language = (translation.get_language() or "en").split("-")[0]
+    separator, mark = CSV_DIALECTS.get(language, (",", "."))
+    writer = csv.writer(out, delimiter=separator)
+
+    def cell(value: Cell) -> Cell:
+        if mark != "." and isinstance(value, float | Decimal) and not isinstance(value, bool):
+            return str(value).replace(".", mark)
+        return csv_safe(value)
+
+    writer.writerow([cell(h) for h in sheet.header])
     count = 0
     for row in sheet.rows:
-        writer.writerow([csv_safe(v) for v in row])
+        writer.writerow([cell(v) for v in row])
         count += 1
     if sheet.footer is not None:
-        writer.writerow([csv_safe(v) for v in sheet.footer()])
+        writer.writerow([cell(v) for v in sheet.footer()])
     return count

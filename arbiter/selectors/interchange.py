@@ -269,7 +269,10 @@ def eliot_export(game: Game) -> EliotExport:
         # No WordNb: Eliot checks it against the dictionary it loaded, and one list has
         # several builds (ENABLE: 168,548 words of 2-15 letters, 172,820 in all).
         dictionary=Dictionary(
-            name=game.lexicon, type="dawg", letters=" ".join([*tiles.letters, "?"])
+            # the list's own name (an upload's as it was given, never upload:<id>)
+            name=lexicon_title(game.lexicon),
+            type="dawg",
+            letters=" ".join([*tiles.letters, "?"]),
         ),
         mode="arbitration",
         players=tuple(EliotPlayer(p.name, table) for p, table in players),

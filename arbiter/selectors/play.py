@@ -22,7 +22,7 @@ from engine.board import Layout
 from engine.tiles import BLANK, TileSet
 from tournament.compiled import Compiled
 from tournament.models import AuditEntry, Event, Game, Player, Round, Ruling, Submission
-from tournament.models.slip import RULING_CHOICES_SHOWN
+from tournament.models.slip import ruling_label
 from tournament.selectors import (
     game_current,
     game_current_queryset,
@@ -169,13 +169,10 @@ def play_shared(*, event: Event, game: Game | None, now: datetime) -> dict[str, 
     return data
 
 
-_LABELS = dict(RULING_CHOICES_SHOWN)
-
-
 def _ruling_json(row: dict[str, Any]) -> dict[str, Any]:
     return {
         "code": row["code"],
-        "label": str(_LABELS.get(row["code"], row["code"])),
+        "label": ruling_label(row["code"]),  # in the reader's language when written
         "placed": row["code"] in PLACED_CODES,
         "reason": row["reason"],
         "points": row["points"],
@@ -306,7 +303,7 @@ def play_personal_many(
                 continue
             mine[row["player_id"]]["result"]["ruling"] = {
                 "code": row["code"],
-                "label": str(_LABELS.get(row["code"], row["code"])),
+                "label": ruling_label(row["code"]),  # in the reader's language when written
                 "placed": row["code"] in PLACED_CODES,
                 "reason": row["reason"],
                 "points": row["points"],

@@ -24,10 +24,8 @@ from engine.move import Move
 from engine.tiles import rack_notation
 from tournament.errors import ApplicationError
 from tournament.models import Game, Round, Ruling
-from tournament.models.slip import RULING_CHOICES_SHOWN
+from tournament.models.slip import ruling_label
 from tournament.vocabulary import name_key, ruling_total
-
-RULINGS_SHOWN = dict(RULING_CHOICES_SHOWN)
 
 
 @dataclass(frozen=True)
@@ -107,7 +105,7 @@ class CardLine:
     @property
     def ruling(self) -> str:
         """The ruling in words, in the language in force ("" for no ruling)."""
-        return str(RULINGS_SHOWN.get(self.code, self.code))
+        return str(ruling_label(self.code)) if self.code else ""
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from arbiter.services.slips import clean_entry, slip_record
 from tournament.errors import ApplicationError
 from tournament.models import Player, Round, Ruling, Submission
 from tournament.models.choices import Rulebook
+from tournament.models.slip import ruling_label
 from tournament.selectors import unique_or_none
 from tournament.services.audit import audit_record
 from tournament.services.closing import event_require_open
@@ -132,7 +133,7 @@ def ruling_amend(
             int(str(before["points"])),
         ) % {
             "reason": reason.strip(),
-            "code": gettext(RulingCode(str(before["code"])).label).lower(),
+            "code": str(ruling_label(str(before["code"]))).lower(),
             "points": before["points"],
         }
     ruling.save()

@@ -165,8 +165,10 @@ def slip_record(
 
 def slip_listed(slip: Submission, *, round_number: int, round_status: str) -> dict[str, object]:
     """A slip as the player's phone lists it (``arbiter.selectors.play.play_personal_many``),
-    before any ruling is shown: JSON-ready."""
+    before any ruling is shown: JSON-ready. ``game`` (the game's id) is not listed: the live
+    stream merges the slip only into a list of that game's slips."""
     return {
+        "game": slip.round.game_id,
         "id": slip.pk,
         "round": round_number,
         "round_status": round_status,

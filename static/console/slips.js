@@ -69,7 +69,9 @@
 
   form.addEventListener("keydown", function (ev) {
     var name = ev.target.name;
-    if (existing && !existing.disabled && (ev.key === "c" || ev.key === "m") && ev.target.type === "radio") {
+    // c or m says what the entry is, on its choice or in the score field (no digit there):
+    // score, c, Enter records a correction.
+    if (existing && !existing.disabled && (ev.key === "c" || ev.key === "m") && (ev.target.type === "radio" || name === "score")) {
       ev.preventDefault();
       existing.querySelector('input[value="' + (ev.key === "c" ? "correction" : "multiple") + '"]').checked = true;
       return;

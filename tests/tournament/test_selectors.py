@@ -34,3 +34,24 @@ def test_it_sorts_nothing_where_first_follows_the_default_orderings() -> None:
         unique_or_none(Player.objects.filter(pk=ann.pk).select_related("event"))
     assert "ORDER BY" in first.captured_queries[0]["sql"]
     assert "ORDER BY" not in unique.captured_queries[0]["sql"]
+
+
+def test_the_current_game_is_the_running_one_else_the_next_to_play_else_the_last_finished():
+    """Phones and the event's screen follow ``game_current``: before anything starts, game 1
+    (not the latest game set up); then the running one; between games, the next to play."""
+    from tests.factories import GameFactory
+    from tournament.models import Game
+    from tournament.selectors import game_current
+
+    event = EventFactory()
+    assert game_current(event_id=event.pk) is None
+    one, two, three = (GameFactory(event=event, number=n) for n in (1, 2, 3))
+    assert game_current(event_id=event.pk) == one
+    Game.objects.filter(pk=one.pk).update(status=Game.Status.RUNNING)
+    assert game_current(event_id=event.pk) == one
+    Game.objects.filter(pk=one.pk).update(status=Game.Status.FINISHED)
+    assert game_current(event_id=event.pk) == two
+    Game.objects.filter(pk=three.pk).update(status=Game.Status.RUNNING)
+    assert game_current(event_id=event.pk) == three  # a director may play them out of order
+    Game.objects.filter(pk__in=[two.pk, three.pk]).update(status=Game.Status.FINISHED)
+    assert game_current(event_id=event.pk) == three

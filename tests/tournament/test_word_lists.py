@@ -191,3 +191,21 @@ def test_an_event_cannot_name_a_list_that_does_not_exist(director) -> None:
         event_create(
             name="Soirée", starts_on=dt.date(2026, 5, 1), actor=director, lexicon="upload:999"
         )
+
+
+def test_a_compiles_step_is_said_in_the_readers_language_whatever_the_workers(director) -> None:
+    """The worker compiles in English (the list is shared by events of any language); the
+    page says its step in its reader's: "Construction du graphe des coups" in French."""
+    from django.utils import translation
+
+    from arbiter.state import lexicon_info
+
+    word_list, _new = upload(FRENCH.read_bytes())
+    WordList.objects.filter(pk=word_list.pk).update(status=WordList.Status.COMPILING)
+    with translation.override("fr"):
+        word_lists._report(word_list.pk, 60, "the GADDAG")  # as a worker in French would
+    assert WordList.objects.get(pk=word_list.pk).message == "Building the move graph"
+    with translation.override("fr"):
+        assert lexicon_info(word_list.key).message == "Construction du graphe des coups"
+    with translation.override("en"):
+        assert lexicon_info(word_list.key).message == "Building the move graph"

@@ -190,6 +190,18 @@ def _invitation_used(event: Event, director):
     return invitation, token
 
 
+SHOWN = {"detail", "reason", "label", "lexicon", "name", "filter", "end_reason", "message"}
+
+
+def said_in(value, key=""):
+    """The values people read, anywhere in a JSON answer."""
+    if isinstance(value, dict):
+        return " ".join(said_in(v, k) for k, v in value.items())
+    if isinstance(value, list):
+        return " ".join(said_in(v, key) for v in value)
+    return str(value) if key in SHOWN and isinstance(value, str) else ""
+
+
 def staff_client(director, language: str = "fr") -> Client:
     client = Client()
     client.force_login(director)
@@ -373,15 +385,6 @@ def test_every_api_answer_and_refusal_of_a_french_night_has_no_english(night) ->
         found = english_in(said)
         if found:
             left[f"refusal {name} ({body.get('code')})"] = (found, said)
-    shown = {"detail", "reason", "label", "lexicon", "name", "filter", "end_reason", "message"}
-
-    def said_in(value, key=""):  # the values people read, anywhere in a JSON answer
-        if isinstance(value, dict):
-            return " ".join(said_in(v, k) for k, v in value.items())
-        if isinstance(value, list):
-            return " ".join(said_in(v, key) for v in value)
-        return str(value) if key in shown and isinstance(value, str) else ""
-
     for name, text in answers.items():
         found = english_in(said_in(json.loads(text)))
         if found:
@@ -391,3 +394,54 @@ def test_every_api_answer_and_refusal_of_a_french_night_has_no_english(night) ->
     reasons = " ".join(Ruling.objects.values_list("reason", flat=True))
     assert "upload:" not in reasons and ".txt" not in reasons
     assert WordList.objects.get(pk=WordList.id_of(event.lexicon)).name in reasons
+
+
+def test_the_live_streams_frames_of_a_french_night_have_no_english(night) -> None:
+    """What the stream writes to each phone (``web.live.hub``: the shared part rendered once,
+    each player's own part, framed in the phone's language) reads French, rulings' labels
+    included (they once went out in English while the state's were French)."""
+    import asyncio
+
+    from web.live.hub import Client as Phone
+    from web.live.hub import EventLive, Hub, _read_personal, _read_shared, dumps
+
+    event, game, players, director, token = night
+    loop = asyncio.new_event_loop()
+    hub = Hub(loop)
+    try:
+        game_id, shared = _read_shared(event.pk)
+        live = EventLive(
+            event.pk,
+            shared=shared,
+            shared_ev="v",
+            shared_bytes=dumps(shared),
+            personal=_read_personal(event.pk),
+            game_id=game_id,
+        )
+        left = {}
+        labels = set()
+        for player in players:
+            phone = Phone((event.pk,), player.pk, "fr")
+            hub.send_state(phone, live)
+            hub.send_personal(phone, live, live.personal[player.pk])
+            for raw in (phone.queue.get_nowait(), phone.queue.get_nowait()):
+                data = json.loads(raw.decode().split("\ndata: ", 1)[1])
+                labels |= {s["ruling"]["label"] for s in data["slips"] if s["ruling"]}
+                found = english_in(said_in(data))
+                if found:
+                    left[player.name] = found
+        assert left == {}, left
+        assert "Valable" in labels and len(labels) >= 3  # the labels are there, in French
+    finally:
+        hub.executor.shutdown()
+        loop.close()
+
+
+def test_the_printed_sheet_and_the_eliot_file_name_the_list_by_its_own_name(night) -> None:
+    event, game, players, director, token = night
+    name = WordList.objects.get(pk=WordList.id_of(event.lexicon)).name
+    client = staff_client(director)
+    sheet = client.get(reverse("printing:game_sheet", args=[event.slug, 1])).content.decode()
+    eliot = client.get(reverse("exports:game_eliot", args=[event.slug, 1])).content.decode()
+    for text in (html.unescape(sheet), eliot):
+        assert name in text and "upload:" not in text

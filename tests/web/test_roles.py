@@ -157,6 +157,7 @@ ROUTES: dict[str, tuple[str, frozenset[str]]] = {
     "password_change_done": ("GET", SIGNED_IN),
     "api-schema": ("GET", EVERYONE),  # the API's shape, no data
     "healthz": ("GET", EVERYONE),
+    "favicon": ("GET", EVERYONE),  # the site's icon, no data
     "set_language": ("POST", EVERYONE),  # the header's language switch (a cookie)
     "javascript_catalog": ("GET", EVERYONE),  # the scripts' strings, no data
 }
@@ -168,6 +169,7 @@ FRAMEWORK_VIEWS = {
     "password_change_done",
     "api-schema",
     "healthz",
+    "favicon",
     "set_language",
 }
 

@@ -4,6 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models.choices import in_choices
@@ -11,8 +12,21 @@ from tournament.models.game import Round
 from tournament.models.player import Player
 from tournament.vocabulary import RULING_CHOICES, RulingCode, ruling_total
 
+StrOrPromise = str | Promise
+
 # The ruling codes with their labels in the language in force (the pages, sheets and phones).
 RULING_CHOICES_SHOWN = [(code, _(label)) for code, label in RULING_CHOICES]
+_SHOWN = dict(RULING_CHOICES_SHOWN)
+
+
+def ruling_label(code: str) -> StrOrPromise:
+    """A ruling code's label, the one way every face names a ruling (the console, the phones'
+    state and live stream, the prints, the workbooks): lazy, so it is put into words where it
+    is written out, in the reader's language then (the stream writes each phone's frame in that
+    phone's language). The labels are ``tournament.vocabulary.RULING_LABELS``, one table keyed
+    by code: a new code is a line there (and its French in the catalogue). A code without a
+    label (a row stored by a later version) reads as itself."""
+    return _SHOWN.get(code, code)
 
 
 class SlipSource(models.TextChoices):

@@ -40,7 +40,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -453,7 +453,9 @@ def _drop_connection() -> None:
 def _report(list_id: int, percent: int, step: str) -> None:
     # Only while compiling: a list the watch marked failed keeps the reason it was given.
     compiling = WordList.objects.filter(pk=list_id, status=WordList.Status.COMPILING)
-    progress_report(compiling, percent=percent, message=str(STEPS.get(step, step)))
+    with translation.override(None):  # its words as written, said in the reader's language
+        said = str(STEPS.get(step, step))  # by arbiter.state.lexicon_info
+    progress_report(compiling, percent=percent, message=said)
 
 
 def word_list_compile(*, word_list_id: int, now: dt.datetime | None = None) -> WordList | None:

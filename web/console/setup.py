@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.db.models import Field
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
@@ -45,6 +46,7 @@ from web.forms import (
     RoleForm,
     WordListForm,
     form_error,
+    new_event_defaults,
 )
 from web.permissions import DIRECTOR, AuthenticatedHttpRequest, event_roles, signed_in
 
@@ -59,7 +61,9 @@ def _policy_default(name: str) -> Any:
 
 @signed_in
 def event_new(request: AuthenticatedHttpRequest) -> HttpResponse:
-    form = EventForm(request.POST or None, initial={f: _policy_default(f) for f in POLICY_FIELDS})
+    initial = {f: _policy_default(f) for f in POLICY_FIELDS}
+    initial |= new_event_defaults(translation.get_language() or "")  # the director's language
+    form = EventForm(request.POST or None, initial=initial)
     if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data

@@ -48,7 +48,7 @@ from web.permissions import (
 
 XML = "application/xml; charset=utf-8"
 TEXT_UTF8 = "text/plain; charset=utf-8"
-TEXT_LATIN1 = "text/plain; charset=iso-8859-1"
+TEXT_SIGLES = "text/plain; charset=windows-1252"  # tournament.sigles.ENCODING
 
 
 def _attachment(content: bytes, name: str, content_type: str) -> HttpResponse:
@@ -137,7 +137,7 @@ def _sigles(request: HttpRequest, event: Event, game: Game | None) -> HttpRespon
     except ApplicationError as exc:
         return _refused(request, event, exc)
     parts = ("game", game.number, "sigles") if game is not None else ("sigles",)
-    return _attachment(content, download_name(event, *parts, ext="txt"), TEXT_LATIN1)
+    return _attachment(content, download_name(event, *parts, ext="txt"), TEXT_SIGLES)
 
 
 @event_roles(*STAFF)

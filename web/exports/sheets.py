@@ -24,8 +24,8 @@ from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from arbiter.selectors.standings import Standings, ranks_within
 from engine.tiles import rack_notation
 from tournament.models import Game, Round, Ruling
-from tournament.models.slip import RULING_CHOICES_SHOWN
-from tournament.vocabulary import ruling_total
+from tournament.models.slip import ruling_label
+from tournament.vocabulary import RulingCode, ruling_total
 from web.exports.front import column_notes
 from web.sheet_writer import Row, Sheet
 
@@ -317,7 +317,7 @@ def scores_sheet(game: Game, standings: Standings, *, title: str | None = None) 
 def slips_sheet(game: Game, *, title: str | None = None) -> Sheet:
     """Every ruling of the published rounds, by round then table: the slip as handed in
     (word, ref, announced score), the points awarded and the ruling with its reason."""
-    labels = {code: str(label) for code, label in RULING_CHOICES_SHOWN}
+    labels = {code.value: str(ruling_label(code)) for code in RulingCode}  # once per sheet
 
     def rows() -> Iterator[Row]:
         yes = gettext("yes")

@@ -107,6 +107,7 @@ class EventLive:
     shared_ev: str | None = None
     shared_bytes: bytes = b""
     personal: dict[int, dict[str, Any]] | None = None
+    game_id: int | None = None  # the game ``shared`` and ``personal`` were read for
     dirty: bool = False
     personal_dirty: bool = False
     rendering: asyncio.Task[None] | None = None
@@ -376,11 +377,15 @@ class Hub:
                     client.close()
                 return
             own = None if live.personal is None else live.personal.get(player_id)
-            if what == SLIP and own is not None and isinstance(message.get("d"), dict):
-                slip_merged(own, message["d"])
+            slip = message.get("d")
+            other_game = isinstance(slip, dict) and slip.get("game", live.game_id) != live.game_id
+            if what == SLIP and own is not None and isinstance(slip, dict) and not other_game:
+                slip_merged(own, {k: v for k, v in slip.items() if k != "game"})
                 if player_id in live.pvs and player_id not in live.stale:
                     live.pvs[player_id] = str(message["pv"])  # the part is current at it
             else:  # moved otherwise: read again before a poll is answered from memory
+                if what == SLIP and other_game:
+                    own = None  # another game's slip than the list holds: read it again, below
                 live.pvs.pop(player_id, None)
                 live.stale.add(player_id)
                 if live.polled_at:
@@ -489,7 +494,10 @@ class Hub:
             personal = live.personal_dirty or live.personal is None
             live.dirty = live.personal_dirty = False
             try:
-                shared = await self.db(_read_shared, live.event_id)
+                game_id, shared = await self.db(_read_shared, live.event_id)
+                if game_id != live.game_id:  # the phones follow another game: their own parts
+                    personal = True  # (slips, result) are that game's, read again
+                    live.game_id = game_id
                 if ev is None:  # never told: the store's version, read before the event was
                     values = await store().aversions([event_key(live.event_id)])
                     ev = live.ev = None if values is None else values[0]
@@ -635,15 +643,18 @@ def _now() -> bytes:
     return dumps(timezone.now())
 
 
-def _read_shared(event_id: int) -> dict[str, Any]:
-    """What every phone of the event shows alike (the hub's thread)."""
+def _read_shared(event_id: int) -> tuple[int | None, dict[str, Any]]:
+    """The game the event's phones follow (its id) and what every phone of the event shows
+    alike (the hub's thread)."""
     from arbiter.selectors.play import play_shared
     from tournament.models import Event
     from tournament.selectors import game_current
 
     event = Event.objects.get(pk=event_id)
+    game = game_current(event_id=event_id)
     with translation.override(event.language):
-        return play_shared(event=event, game=game_current(event_id=event_id), now=timezone.now())
+        shared = play_shared(event=event, game=game, now=timezone.now())
+    return (None if game is None else game.pk), shared
 
 
 def _read_personal(event_id: int) -> dict[int, dict[str, Any]]:

@@ -28,6 +28,7 @@ from arbiter.selectors.standings import (
     standings_event,
     standings_game,
 )
+from arbiter.state import lexicon_title
 from tournament.categories import AGE_CATEGORIES
 from tournament.errors import ApplicationError
 from tournament.models import Event, Game
@@ -261,6 +262,7 @@ def game_sheet(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         {
             "event": game.event,
             "game": game,
+            "lexicon": lexicon_title(game.lexicon),  # its own name, never upload:<id>
             "rounds": rounds,
             "board_pages": pages_of(boards, BOARDS_PER_PAGE) if boards else [],
         },

@@ -68,6 +68,45 @@ def test_a_director_creates_an_event_with_its_rules_and_directs_it(client_for, o
     assert any("event_warning_within_round" in m or "warning" in m.lower() for m in said(bad))
 
 
+def test_a_new_event_starts_in_the_directors_language_with_its_tiles_list_and_time_zone(
+    client_for, outsider
+) -> None:
+    """A French director's new event starts with the French tiles, the open French list,
+    French and Paris time: one form to send, not four menus to change; English keeps the
+    policy's defaults."""
+    import re
+
+    def chosen(page: str) -> dict[str, str]:
+        found = {}
+        for name in ("tile_set", "lexicon", "language", "time_zone"):
+            select = re.search(rf'(?s)<select name="{name}".*?</select>', page)
+            assert select, name
+            option = re.search(r'<option value="([^"]*)"[^>]*selected', select.group(0))
+            found[name] = option.group(1) if option else ""
+        return found
+
+    client = client_for(outsider)
+    client.cookies["django_language"] = "fr"
+    french = chosen(client.get(reverse("console:event_new")).content.decode())
+    assert french == {
+        "tile_set": "fr",
+        "lexicon": "builtin:grammalecte-fr",
+        "language": "fr",
+        "time_zone": "Europe/Paris",
+    }
+    client.cookies["django_language"] = "en"
+    english = chosen(client.get(reverse("console:event_new")).content.decode())
+    assert (english["tile_set"], english["lexicon"], english["language"]) == ("en", "enable", "en")
+    client.cookies["django_language"] = "fr"
+    client.post(
+        reverse("console:event_new"),
+        {"name": "Soirée", "starts_on": "2026-12-01", **POLICY, **french},
+    )
+    event = Event.objects.get(name="Soirée")
+    assert (event.tile_set, event.language, event.time_zone) == ("fr", "fr", "Europe/Paris")
+    assert event.lexicon.startswith("upload:")  # the open French list's row, made ready
+
+
 def test_the_policy_is_changed_and_audited(client_for, director, event) -> None:
     client = client_for(director)
     assert client.get(reverse("console:setup", args=[event.slug])).status_code == 200

@@ -58,8 +58,18 @@ def test_a_french_events_workbook_and_csv_are_in_french(played: Event) -> None:
     assert list(book["Catégories"][0][:3]) == ["Rang", "Rang général", "Joueur"]
     out = io.StringIO()
     standings_csv_write(event=played, out=out)
-    header = next(csv.reader(io.StringIO(out.getvalue())))
+    # as French Excel reads it: ";" between the cells, a decimal comma in the percentages
+    rows = list(csv.reader(io.StringIO(out.getvalue()), delimiter=";"))
+    header = rows[0]
     assert header[:3] == ["Rang", "Joueur", "Club"] and header[-1] == "État"
+    percent = rows[1][header.index("% du top")]
+    assert "," in percent and "." not in percent, percent
+    english = io.StringIO()
+    played.language = "en"
+    played.save(update_fields=["language"])
+    standings_csv_write(event=played, out=english)
+    rows = list(csv.reader(io.StringIO(english.getvalue())))
+    assert rows[0][:2] == ["Rank", "Player"] and "." in rows[1][rows[0].index("Top %")]
 
 
 def test_a_french_workbook_does_not_change_the_language_of_the_request(played: Event) -> None:

@@ -332,11 +332,11 @@ def test_staff_download_the_eliot_gcg_and_sigles_files(client: Client, played: G
     total = sum(r.played_score or 0 for r in _published(played))
     assert [line for line in lines if line.startswith(">top: ")][-1].endswith(f" {total}")
     sigles = client.get(reverse("exports:game_sigles", args=args))
-    assert sigles["Content-Type"] == "text/plain; charset=iso-8859-1"
+    assert sigles["Content-Type"] == "text/plain; charset=windows-1252"
     standings = standings_game(game=played)
     expected = {(row.table, row.name, row.total) for row in standings.rows}
     got = set()
-    for line in sigles.content.decode("latin-1").splitlines():
+    for line in sigles.content.decode("cp1252").splitlines():
         table, name, total_text = (f.strip('"') for f in line.split('","'))
         got.add((int(table), name, int(total_text)))
     assert got == expected
@@ -364,4 +364,34 @@ def test_the_sigles_file_by_table_marks_empty_tables_and_by_licence_needs_licenc
     assert response.status_code == 302
     PlayerFactory(event=event, name='Bob "B"', table=2, licence="L1")
     with pytest.raises(ApplicationError, match="a name with a double quote"):
+        sigles_bytes(event=event)
+
+
+def test_the_sigles_file_writes_oe_in_windows_1252_and_latin_1_names_as_eliot_does(
+    client: Client,
+) -> None:
+    """SIGLES, a Windows program, reads Windows-1252 (Latin-1 with œ): Lebœuf and Cœurdevey are
+    written as they are; a name Latin-1 writes is the same bytes as Eliot's (Latin-1); a letter
+    Windows-1252 lacks loses its accent when that makes one it has; one left is refused."""
+    event = EventFactory()
+    PlayerFactory(event=event, name="Lebœuf", table=1, licence="L1")
+    PlayerFactory(event=event, name="Cœurdevey Zoé", table=2, licence="L2")
+    PlayerFactory(event=event, name="Ödön Erdős", table=3, licence="L3")
+    file = sigles_bytes(event=event)
+    assert file.splitlines() == [
+        b'"1","Leb\x9cuf","0"',
+        b'"2","C\x9curdevey Zo\xe9","0"',
+        b'"3","\xd6d\xf6n Erdos","0"',
+    ]
+    assert file.decode("cp1252").splitlines()[:2] == ['"1","Lebœuf","0"', '"2","Cœurdevey Zoé","0"']
+    assert sigles_bytes(event=event, key="licence").decode("cp1252").startswith('"L1","Lebœuf"')
+    user = UserFactory(username="dir3")
+    EventRoleFactory(user=user, event=event, role=EventRole.Role.DIRECTOR)
+    client.force_login(user)
+    response = client.get(reverse("exports:event_sigles", args=[event.slug]))
+    assert response.status_code == 200 and response.content == file
+    PlayerFactory(event=event, name="Łukasz 王", table=4, licence="L4")
+    with pytest.raises(
+        ApplicationError, match="Łukasz 王: the name has a letter that Windows-1252"
+    ):
         sigles_bytes(event=event)

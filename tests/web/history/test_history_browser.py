@@ -71,6 +71,11 @@ def test_the_history_season_and_training_pages_fit_the_screen(
             assert page.locator("#history tbody tr").count() == 2
             box = page.locator("#trend").bounding_box()
             assert box and box["width"] > 200 and box["x"] + box["width"] <= SIZES[size]["width"]
+            # the table fits its card: nothing to scroll sideways inside it either
+            holder = page.locator("#history").evaluate(
+                "t => [t.parentElement.scrollWidth, t.parentElement.clientWidth]"
+            )
+            assert holder[0] <= holder[1], f"the history table is {holder[0]}px in {holder[1]}px"
         if name == "season":
             assert page.locator("#season-ranking tbody tr").count() == 8
     page.context.close()
