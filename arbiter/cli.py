@@ -14,7 +14,9 @@ null (none announced); ``late`` and ``multiple`` are what an arbiter's entry say
 ``fallacious`` the arbiter's decision that the word forms a fallacious junction (FISF 2023,
 5.3.3). ``policy.rulebook`` is ``"fisf-2023"`` (the default: the regulation in force) or
 ``"before-2023"``; ``policy.blitz_or_original`` says the game is a blitz or an original
-formula (its warnings cost from the sixth, 5.9). The answer:
+formula (its warnings cost from the sixth, 5.9). ``formula`` (optional) is the game's original
+formula (``"7sur8"``, ``"joker+7et8"``..., docs/formulas.md): its racks of up to nine tiles and
+its bonuses; a move placing more tiles than it lets is a letter error. The answer:
 ``{"code", "points", "penalty", "warning", "net", "move_score", "found_top", "rank", "reason",
 "article"}`` (``article``: the article of the regulation that ruled it, ``FISF 2023 · 5.3.3``;
 under before-2023 the case of rules.md, with the federation's article).
@@ -36,6 +38,7 @@ from arbiter.rules import Placements, Policy, RoundJudge, Rulebook, Slip, score_
 from engine.board import LAYOUTS, Board, Layout
 from engine.cli import UsageError, board_from_json, parse_rack
 from engine.errors import EngineError
+from engine.formula import Formula
 from engine.lexicon import DEFAULT, Lexicon
 from engine.movegen import generate
 from engine.tiles import TILE_SETS, TileSet
@@ -95,6 +98,12 @@ def _policy(raw: Any) -> Policy:
     return dataclasses.replace(Policy(), **raw)
 
 
+def _formula_name(raw: Any) -> str | None:
+    if raw is not None and not isinstance(raw, str):
+        raise UsageError('"formula" must be a formula\'s name ("joker", "7sur8", "joker+7et8"...)')
+    return raw
+
+
 def _slip(raw: Any) -> Slip:
     if not isinstance(raw, dict):
         raise UsageError('"slip" must be an object like {"word": "FARM", "ref": "8F", "score": 9}')
@@ -115,12 +124,17 @@ def _slip(raw: Any) -> Slip:
 
 @cache
 def _moves(
-    board: tuple[str, ...], rack: str, layout: str, lexicon: Lexicon, tiles: TileSet
+    board: tuple[str, ...],
+    rack: str,
+    layout: str,
+    lexicon: Lexicon,
+    tiles: TileSet,
+    formula: Formula,
 ) -> tuple[int, dict[int, int], Placements]:
     """The top score, how many moves score what, and where each word lies in the moves, for
     a board and rack (many slips share them: computed once)."""
     position = Board.from_lines(list(board), Layout.load(layout))
-    moves = generate(position, rack, lexicon, tiles)
+    moves = generate(position, rack, lexicon, tiles, formula=formula)
     top = moves[0].score if moves else 0
     return top, score_counts(m.score for m in moves), Placements(position, moves)
 
@@ -137,11 +151,14 @@ def rule_line(line: str, lexicon: Lexicon, tiles: TileSet, layout: Layout) -> di
         if request.get("op") != "rule":
             raise UsageError(f'unknown "op" {request.get("op")!r}: use "rule"')
         board = board_from_json(request.get("board"), layout)
-        rack = parse_rack(tiles, request.get("rack"))
+        formula = Formula.parse(_formula_name(request.get("formula")))
+        rack = parse_rack(tiles, request.get("rack"), formula)
         number = request.get("round")
         if type(number) is not int or number < 1:
             raise UsageError('"round" must be the round number (1, 2, ...)')
-        top, counts, placements = _moves(tuple(board.to_lines()), rack, layout.name, lexicon, tiles)
+        top, counts, placements = _moves(
+            tuple(board.to_lines()), rack, layout.name, lexicon, tiles, formula
+        )
         judge = RoundJudge(
             board=board,
             rack=rack,
@@ -152,6 +169,7 @@ def rule_line(line: str, lexicon: Lexicon, tiles: TileSet, layout: Layout) -> di
             score_counts=counts,
             policy=_policy(request.get("policy")),
             placements=placements,
+            formula=formula,
         )
         ruled = judge.rule(_slip(request.get("slip")))
     except EngineError as exc:

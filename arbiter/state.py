@@ -19,6 +19,7 @@ from arbiter.rules import Policy, Rulebook
 from arbiter.rules.rulebook import BLITZ_SECONDS
 from engine.board import Board, Layout
 from engine.errors import EngineError
+from engine.formula import STANDARD as STANDARD_FORMULA
 from engine.formula import Formula
 from engine.game import DuplicateGame
 from engine.lexicon import DEFAULT, Lexicon
@@ -145,11 +146,14 @@ def lexicon_info(name: str) -> LexiconInfo:
     )
 
 
-def policy_for(event: Event) -> Policy:
-    """The numbers an event's rulings follow, under its rulebook (``Event.rulebook``)."""
+def policy_for(event: Event, game: Game | None = None) -> Policy:
+    """The numbers an event's rulings follow, under its rulebook (``Event.rulebook``); for a
+    ``game`` in an original formula (FISF 2023 3.8) its warnings cost from the sixth (5.9), as
+    in a blitz."""
+    original = game is not None and game.formula != STANDARD_FORMULA
     return Policy(
         rulebook=Rulebook(event.rulebook),
-        blitz_or_original=event.round_seconds <= BLITZ_SECONDS,
+        blitz_or_original=event.round_seconds <= BLITZ_SECONDS or original,
         warnings_free=event.warnings_free,
         warning_penalty=event.warning_penalty,
         reference_rule_2016=event.reference_rule_2016,

@@ -30,6 +30,7 @@ from arbiter.rules.readings import (
 from arbiter.rules.rulebook import Article, Code, Policy
 from engine.board import Board
 from engine.errors import EngineError
+from engine.formula import Formula
 from engine.lexicon import Lexicon
 from engine.move import Move
 from engine.movegen import engine_in_use, generate
@@ -111,6 +112,9 @@ class JudgeBase:
     # whose every-move list takes longer than the squares with blanks on the rack.
     search: Search = "auto"
     placements: Placements | None = field(default=None, repr=False)
+    # The game's formula (FISF 2023, 3.8; docs/formulas.md): its bonuses and the most tiles a
+    # move places (7 sur 8: a move of eight is a letter error, 5.4.1.d). Standard by default.
+    formula: Formula = field(default_factory=Formula.standard)
     _readings: dict[tuple[str, Direction | None], list[Reading]] = field(
         default_factory=dict, repr=False
     )
@@ -288,6 +292,13 @@ class JudgeBase:
         main_invalid = bool(verdict.words) and verdict.words[0].word.upper() in {
             w.upper() for w in verdict.invalid_words
         }
+        if Fault.TOO_MANY_TILES in faults:  # 7 sur 8: a letter error (5.4.1.d)
+            return Ruled(
+                Code.NOT_ON_RACK,
+                self.say(_("%(why)s: 0")) % {"why": self._message(verdict, Fault.TOO_MANY_TILES)},
+                move_score=verdict.score,
+                placed=placed,
+            )
         if Fault.NOT_ON_RACK in faults and not main_invalid:
             said = (
                 self.say(_("%(why)s at any placement: 0"))
@@ -324,7 +335,14 @@ class JudgeBase:
     # -- placements of a word -----------------------------------------------------------------
 
     def _verdict(self, move: Move) -> Verdict:
-        return validate(self.board, move, rack=self.rack, lexicon=self.lexicon, tiles=self.tiles)
+        return validate(
+            self.board,
+            move,
+            rack=self.rack,
+            lexicon=self.lexicon,
+            tiles=self.tiles,
+            formula=self.formula,
+        )
 
     def reading(self, move: Move) -> Reading | None:
         """The legal reading of ``move``: as written, else with its blanks where they must be
@@ -385,6 +403,6 @@ class JudgeBase:
         if not (search == "moves" or (search == "auto" and engine_in_use() == "native")):
             return None
         if self.placements is None:
-            moves = generate(self.board, self.rack, self.lexicon, self.tiles)
+            moves = generate(self.board, self.rack, self.lexicon, self.tiles, formula=self.formula)
             self.placements = Placements(self.board, moves)
         return self.placements

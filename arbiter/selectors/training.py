@@ -119,7 +119,7 @@ def counted_slips(attempt: TrainingAttempt) -> list[TrainingSlip]:
 def training_summary(attempt: TrainingAttempt, policy: Policy | None = None) -> TrainingSummary:
     """An attempt's rounds so far and its totals, beside the room's."""
     game = attempt.game
-    policy = policy or policy_for(game.event)
+    policy = policy or policy_for(game.event, game)
     slips = counted_slips(attempt)
     published = {
         r.number: r

@@ -29,7 +29,7 @@ from arbiter.rules import (
     solo_winner,
     warning_penalties,
 )
-from arbiter.state import board_before, lexicon_for, lexicon_title, policy_for
+from arbiter.state import board_before, formula_of, lexicon_for, lexicon_title, policy_for
 from engine.tiles import TileSet
 from tournament.bulk import rows_insert
 from tournament.changes import RULED, change_announce
@@ -51,9 +51,10 @@ def judge_for(round: Round) -> RoundJudge:
         round_number=round.number,
         top_score=round.tops[0]["score"] if round.tops else 0,
         score_counts={int(s): n for s, n in round.score_counts.items()},
-        policy=policy_for(game.event),
+        policy=policy_for(game.event, game),
         say=_speaking(game.event.language),
         lexicon_name=lexicon_title(game.lexicon),
+        formula=formula_of(game),
     )
 
 
@@ -145,7 +146,7 @@ def rulings_derive(*, game: Game, from_round: int = 1) -> int:
     found-top and rank (from the move's score and the round's tops), the solo (the one player
     who found the top, when enough players play the game), the average given for a second
     zero, and each warning's penalty. Writes only what changed; returns how many rulings."""
-    policy = policy_for(game.event)
+    policy = policy_for(game.event, game)
     ruled = Round.objects.filter(
         game=game, status__in=(Round.Status.SCORED, Round.Status.PUBLISHED)
     )

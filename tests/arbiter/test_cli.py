@@ -156,3 +156,27 @@ def test_blank_lines_are_skipped_and_answers_come_in_order() -> None:
     run(["batch"], io.StringIO(lines[0] + "\n\n" + lines[1] + "\n"), out)
     answers = [json.loads(x) for x in out.getvalue().splitlines()]
     assert [a["code"] for a in answers] == ["valid", "valid_warning"]
+
+
+def test_a_line_names_the_game_s_formula() -> None:
+    """docs/formulas.md: racks of up to nine tiles and the formula's bonuses and limit."""
+    empty = ["." * 15] * 15
+    line = {"op": "rule", "board": empty, "rack": "ADEINRST", "round": 1}
+    slip = {"word": "STRAINED", "ref": "H1", "score": 135}
+    seven_and_eight = rule_line(
+        json.dumps({**line, "formula": "7et8", "slip": slip}), ENABLE, EN, STANDARD
+    )
+    assert (seven_and_eight["code"], seven_and_eight["net"]) == ("valid", 135)
+    seven_of_eight = rule_line(
+        json.dumps({**line, "formula": "7sur8", "slip": slip}), ENABLE, EN, STANDARD
+    )
+    assert (seven_of_eight["code"], seven_of_eight["article"]) == (
+        "not_on_rack",
+        "FISF 2023 · 5.4.1.d",
+    )
+    standard = rule_line(json.dumps({**line, "slip": slip}), ENABLE, EN, STANDARD)
+    assert "at most 7" in standard["error"]
+    unknown = rule_line(
+        json.dumps({**line, "formula": "9sur10", "slip": slip}), ENABLE, EN, STANDARD
+    )
+    assert set(unknown) == {"error"}

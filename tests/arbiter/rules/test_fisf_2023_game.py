@@ -21,7 +21,7 @@ from arbiter.selectors.standings import standings_event
 from arbiter.services import corrections, publishing
 from arbiter.state import policy_for
 from tests.arbiter.rules.helpers import CLOSING, ROUND_2, horn_game, phone, rulings, score
-from tests.factories import EventFactory, PlayerFactory
+from tests.factories import EventFactory, GameFactory, PlayerFactory
 from tournament.errors import ApplicationError
 from tournament.models import Event
 from tournament.services.events import event_create, event_policy_update
@@ -229,3 +229,12 @@ def test_every_event_that_existed_before_keeps_the_rules_it_was_ruled_by() -> No
     assert Event.objects.get(slug="played-2025").rulebook == "before-2023"
     assert EventFactory().rulebook == "fisf-2023"
     Event.objects.filter(slug="played-2025").delete()
+
+
+def test_5_9_a_game_in_an_original_formula_has_two_more_free_warnings() -> None:
+    # "Au quatrième (sixième en blitz ou partie originale)"
+    event = EventFactory(round_seconds=180)
+    standard = GameFactory(event=event, number=1)
+    joker = GameFactory(event=event, number=2, formula="joker")
+    assert policy_for(event, standard).free_warnings == 3
+    assert policy_for(event, joker).free_warnings == 5

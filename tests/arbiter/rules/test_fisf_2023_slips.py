@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from arbiter.rules import Code, Slip
 from engine.board import Board
+from engine.formula import Formula
+from engine.movegen import generate
 from tests.arbiter.rules.helpers import (
     BEFORE_2023,
+    EN,
     ENABLE,
     FISF_2023,
     board_of,
@@ -322,3 +325,27 @@ def test_4_3_2_junction_letters_prefer_the_place_circled_as_written() -> None:
     assert {col for _row, col, _tile in new.placed} == {5}  # column 6: DOIt at 6F
     old = judged(board, rack, 2, moves, OLD).rule(slip)
     assert (old.code, old.points, old.warning) == (Code.VALID_WARNING, 8, True)
+
+
+# -- 3.8: a game in an original formula ----------------------------------------------------------
+
+
+def test_3_8_2_the_judge_rules_by_the_game_s_formula() -> None:
+    # "Partie « 7 et 8 » : [...] S'il utilise les huit, il marque 75 points de prime."
+    # "Partie « 7 sur 8 » : [...] on ne peut en utiliser que sept au maximum": a move of eight
+    # is no solution with the rack's letters (5.4.1.d).
+    empty, rack = Board(), "ADEINRST"
+
+    def first(name: str, slip: Slip):
+        formula = Formula.parse(name)
+        moves = generate(empty, rack, ENABLE, EN, formula=formula)
+        j = judge(empty, rack, round_number=1, policy=FISF_2023)
+        j.formula, j.top_score = formula, moves[0].score
+        return j.rule(slip)
+
+    seven_and_eight = first("7et8", Slip("STRAINED", "H1", 135))
+    assert (seven_and_eight.code, seven_and_eight.points) == (Code.VALID, 135)
+    seven_of_eight = first("7sur8", Slip("STRAINED", "H1", 135))
+    assert (seven_of_eight.code, seven_of_eight.points) == (Code.NOT_ON_RACK, 0)
+    assert seven_of_eight.article == "FISF 2023 · 5.4.1.d"
+    assert first("7sur8", Slip("TRAINED", "H6", 70)).points == 70
