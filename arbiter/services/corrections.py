@@ -233,7 +233,7 @@ def _average_allowed(ruling: Ruling, averaged: bool) -> None:
                 "The average is given only for a word not admitted played again (FISF 2023, "
                 "5.9): this ruling is '%(code)s'."
             )
-            % {"code": gettext(RulingCode(ruling.code).label)},
+            % {"code": ruling_label(ruling.code)},
             code="average_not_allowed",
         )
 

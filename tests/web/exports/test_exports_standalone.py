@@ -189,9 +189,10 @@ def _number(text: str) -> str | float:
         return text
 
 
-def archive_rows(out: io.BytesIO, name: str) -> list[list[str]]:
+def archive_rows(out: io.BytesIO, name: str, delimiter: str = ",") -> list[list[str]]:
     with zipfile.ZipFile(io.BytesIO(out.getvalue())) as archive:
-        return list(csv.reader(io.StringIO(archive.read(name).decode("utf-8-sig"))))
+        text = archive.read(name).decode("utf-8-sig")
+        return list(csv.reader(io.StringIO(text), delimiter=delimiter))
 
 
 def test_a_game_zip_and_a_french_zip_name_their_sheets(played: Event, tied_game: Game) -> None:
@@ -200,7 +201,8 @@ def test_a_game_zip_and_a_french_zip_name_their_sheets(played: Event, tied_game:
     out = io.BytesIO()
     names = game_csv_zip_write(game=tied_game, out=out)
     assert names[:3] == ["01-Tournoi.csv", "02-Classement.csv", "03-Coups.csv"]
-    assert archive_rows(out, "03-Coups.csv")[-1][0] == "Total"
+    # a French event's CSV is French Excel's: cells parted by ";" (issue 35)
+    assert archive_rows(out, "03-Coups.csv", delimiter=";")[-1][0] == "Total"
 
 
 def test_the_director_downloads_the_zip_filtered_and_an_outsider_gets_404(
