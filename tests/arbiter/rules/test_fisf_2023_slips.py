@@ -349,3 +349,16 @@ def test_3_8_2_the_judge_rules_by_the_game_s_formula() -> None:
     assert (seven_of_eight.code, seven_of_eight.points) == (Code.NOT_ON_RACK, 0)
     assert seven_of_eight.article == "FISF 2023 · 5.4.1.d"
     assert first("7sur8", Slip("TRAINED", "H6", 70)).points == 70
+
+
+def test_4_3_2_two_junction_letters_when_the_board_holds_only_the_first_two_letter_word() -> None:
+    # TOE down through the O of OX joins OX without extending it: two junction letters are all
+    # the board has in round 2 ("sauf au deuxième coup, si le mot joué au premier coup ne
+    # comporte que deux lettres"); with a third tile on the board they earn the warning (5.5)
+    board, rack = board_of("OX@H8"), "AEIRSTL"
+    toe = worth(board, "8G", "TOE", rack)
+    assert facts(fisf(board, Slip("TOE", "OX", toe), rack))[:4] == (Code.VALID, toe, 0, False)
+    later = board_of("OX@H8", "AX@9G")  # A above the X: three tiles
+    toe_later = worth(later, "8G", "TOE", rack)
+    ruled = fisf(later, Slip("TOE", "OX", toe_later), rack)
+    assert facts(ruled) == (Code.VALID_WARNING, toe_later, 0, True, "FISF 2023 · 5.5")
