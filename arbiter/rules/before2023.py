@@ -42,6 +42,89 @@ class Before2023(JudgeBase):
         written = self._verdict(move)
         return self._wrong_reference(word, slip, direction, self._first(written), written=written)
 
+    def _penalised(
+        self, code: Code, reason: str, reading: Reading, penalty: int, article: str
+    ) -> Ruled:
+        """A legal placement credited at its score less ``penalty`` (the 2016 reference rule,
+        the final letter), with a warning for blanks not marked as they must be."""
+        if reading.remarked:
+            reason += self.say(_("; blanks not marked as they must be (%(word)s): a warning")) % {
+                "word": reading.remarked
+            }
+        return Ruled(
+            code,
+            reason,
+            reading.score,
+            reading.score,
+            warning=bool(reading.remarked),
+            penalty=penalty,
+            rank=self.rank(reading.score),
+            found_top=reading.score == self.top_score,
+            placed=tuple(sorted(reading.verdict.placed)),
+            article=article,
+        )
+
+    def _placed(
+        self,
+        reading: Reading,
+        slip: Slip,
+        *,
+        credited: str = "",
+        article: str = "",
+        warned: bool = False,
+    ) -> Ruled:
+        """A legal placement: its real score; a warning for a wrong or missing score, for
+        blanks not marked as they must be, or for what ``credited`` says when ``warned`` (one
+        warning whatever the faults). ``article``: the case that placed it, when not the
+        reference's (cases 1 to 3)."""
+        score = reading.score
+        notes = [credited] if credited else []
+        if reading.remarked:
+            notes.append(
+                self.say(_("blanks not marked as they must be: scored as %(word)s"))
+                % {"word": reading.remarked}
+            )
+        if slip.announced is None:
+            notes.append(
+                self.say(_("no score announced, the move is worth %(score)s")) % {"score": score}
+            )
+        elif slip.announced != score:
+            notes.append(
+                self.say(_("announced %(announced)s, the move is worth %(score)s"))
+                % {"announced": slip.announced, "score": score}
+            )
+        warning = warned or bool(reading.remarked) or slip.announced != score
+        if not article:
+            if reading.remarked:
+                article = Article.BLANKS
+            else:
+                article = Article.SCORE if warning else Article.VALID
+        verdict = reading.verdict
+        notes_said = self.say(_("; ")).join(notes)  # a French "; " has its non-breaking space
+        if not notes:
+            reason = self.say(_("valid: %(score)s")) % {"score": score}
+        elif warning:
+            reason = self.say(_("%(notes)s: %(score)s and a warning")) % {
+                "notes": notes_said,
+                "score": score,
+            }
+        else:
+            reason = self.say(_("%(notes)s: %(score)s")) % {
+                "notes": notes_said,
+                "score": score,
+            }
+        return Ruled(
+            Code.VALID_WARNING if warning else Code.VALID,
+            reason,
+            score,
+            score,
+            warning=warning,
+            rank=self.rank(score),
+            found_top=score == self.top_score,
+            placed=tuple(sorted(verdict.placed)),
+            article=article,
+        )
+
     # -- the cases ---------------------------------------------------------------------------
 
     def _by_junction(self, word: str, slip: Slip, junction: str) -> Ruled:
