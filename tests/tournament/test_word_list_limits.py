@@ -279,3 +279,15 @@ def test_an_allocation_refused_inside_a_library_is_said_as_out_of_memory(
     assert failed.message.startswith("Failed: the compile needed more than the 64 MB"), (
         failed.message
     )
+
+
+def test_a_c_function_failing_with_no_exception_set_under_the_ceiling_is_the_memory() -> None:
+    """Seen in a suite's long-lived process (its earlier peak hid the block's): the compile
+    failed with "SystemError: error return without exception set", an allocation refused in C.
+    Far from the ceiling, any other failure is said as it came."""
+    from tournament.services.word_lists import Ceiling
+
+    far = Ceiling(limit=2**62)
+    assert far.reached(SystemError("error return without exception set"))
+    assert not far.reached(ValueError("a word of 40 letters"))
+    assert not far.reached(SystemError("something else"))

@@ -407,11 +407,15 @@ class Ceiling:
         self.limit = limit
         self.peak_before = _address_space("VmPeak")
 
-    def reached(self) -> bool:
+    def reached(self, failure: BaseException | None = None) -> bool:
         """The address space is within ``MARGIN`` of the limit (asked while the failure's
         traceback still holds what the compile had made), or its peak came there in the block:
-        a failure was then most likely an allocation refused, whatever a library made of it."""
+        a failure was then most likely an allocation refused, whatever a library made of it.
+        A C function that fails with no exception set (``SystemError``) under the ceiling is
+        one too: seen in a suite's long-lived process, whose earlier peak hides the block's."""
         near = self.limit - self.MARGIN
+        if isinstance(failure, SystemError) and "without exception set" in str(failure):
+            return True
         return _address_space() >= near or self.peak_before < near <= _address_space("VmPeak")
 
 
@@ -512,7 +516,7 @@ def word_list_compile(*, word_list_id: int, now: dt.datetime | None = None) -> W
         # its own error, not MemoryError: the peak tells. Anything else is said as it came.
         log.exception("word list %s: the compile failed", word_list.pk)
         _drop_connection()
-        if bound is not None and bound.reached():
+        if bound is not None and bound.reached(exc):
             reason = REASONS["memory"] % {"ceiling": ceiling, "percent": _percent(word_list.pk)}
         else:
             reason = f"{type(exc).__name__}: {exc}"
