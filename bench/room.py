@@ -5,6 +5,16 @@ published and every connected phone must see it.
 
     .venv/bin/python bench/room.py --connected 3000 --slips 1000 --json
     .venv/bin/python bench/room.py --connected 3000 --slips 1000 --nodes 2 --kill-node --json
+    .venv/bin/python bench/room.py --connected 1000 --slips 300 --audience 18000 --json
+
+``--audience N`` is issue 34's attack: one anonymous client (this process, one address) opens
+``N`` streams of the event's public page (``/results/<slug>/live/``) before the round opens and
+holds every one the server accepts; each refused one (429) is opened again after a second,
+whatever its ``Retry-After`` says, until the round is published. The phones' slips must still be
+acknowledged on time; reported: ``audience_held`` (streams held at the opening),
+``audience_refused`` (429s), ``audience_5xx``, ``audience_errors`` (connections that failed),
+``director_api_p99_ms`` (the director's API, read every 0.5 s meanwhile), ``web_log_bytes`` and
+``web_log_lines``, ``too_many_open_files_lines``, ``web_rss_mb_after`` (each web process).
 
 The production set-up: gunicorn with config/gunicorn.py on a fresh PostgreSQL database
 (127.0.0.1:5432, dropped at the end) and the bench's own redis-server on a free port; with
@@ -29,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -177,6 +188,81 @@ class Connected:
             writer.close()
 
 
+class Attacker:
+    """One of ``--audience``'s streams: held while the server keeps it, opened again a second
+    after a refusal or a failure (an attacker ignores ``Retry-After``)."""
+
+    def __init__(self, port: int, slug: str) -> None:
+        self.port, self.slug = port, slug
+        self.held = False
+        self.refused = self.server_errors = self.errors = 0
+        self.stop = False
+
+    async def run(self) -> None:
+        while not self.stop:
+            try:
+                await self._once()
+            except (OSError, asyncio.IncompleteReadError, ValueError):
+                self.errors += 1
+            self.held = False
+            if not self.stop:
+                await asyncio.sleep(1.0)
+
+    async def _once(self) -> None:
+        reader, writer = await asyncio.open_connection(HOST, self.port)
+        try:
+            writer.write(
+                f"GET /results/{self.slug}/live/ HTTP/1.1\r\nHost: {HOST}\r\n\r\n".encode()
+            )
+            status = await reader.readline()
+            if not status:
+                raise ValueError("closed")
+            code = int(status.split()[1])
+            if code == 429:
+                self.refused += 1
+                return
+            if code >= 500:
+                self.server_errors += 1
+                return
+            if code != 200:
+                raise ValueError(status)
+            self.held = True
+            while not self.stop and await reader.read(65536):
+                pass
+        finally:
+            writer.close()
+
+
+async def _director_get(port: int, path: str, token: str) -> int:
+    """One GET of the director's API on a fresh connection: its status."""
+    reader, writer = await asyncio.open_connection(HOST, port)
+    try:
+        writer.write(
+            f"GET {path} HTTP/1.1\r\nHost: {HOST}\r\nAuthorization: Token {token}\r\n"
+            "Connection: close\r\n\r\n".encode()
+        )
+        status = await reader.readline()
+        await reader.read()
+        return int(status.split()[1])
+    finally:
+        writer.close()
+
+
+async def _director_reads(port: int, path: str, token: str, stop: asyncio.Event) -> list[float]:
+    """The director's API meanwhile: one read every 0.5 s (seconds each; a failure or an answer
+    other than 200 counts as the 60 s a director would give up after)."""
+    took: list[float] = []
+    while not stop.is_set():
+        began = time.perf_counter()
+        try:
+            status = await asyncio.wait_for(_director_get(port, path, token), 60)
+            took.append(time.perf_counter() - began if status == 200 else 60.0)
+        except (OSError, TimeoutError, ValueError, IndexError):
+            took.append(60.0)
+        await asyncio.sleep(0.5)
+    return took
+
+
 async def _hand_in(port: int, slip: Phone, timeout: float) -> None:
     """As the phone's outbox: a slip that got no answer, or the balancer's 502/503/504 (its node
     died with the request), is sent again a second later, until ``timeout``; its first attempt's
@@ -245,6 +331,16 @@ async def _room(args: argparse.Namespace, ctx: dict[str, Any]) -> dict[str, Any]
     from asgiref.sync import sync_to_async
 
     port, tokens = ctx["port"], ctx["tokens"]
+    attackers = [Attacker(port, ctx["slug"]) for _ in range(args.audience)]
+    attacks = []
+    for i, attacker in enumerate(attackers):  # as fast as one client opens them
+        attacks.append(asyncio.create_task(attacker.run()))
+        if i % 1000 == 999:
+            await asyncio.sleep(0)
+    director_stop = asyncio.Event()
+    director = asyncio.create_task(
+        _director_reads(port, ctx["director_path"], ctx["director_token"], director_stop)
+    )
     phones = [Connected(port, t, args.mode) for t in tokens[: args.connected]]
     tasks = []
     for i, phone in enumerate(phones):  # connect at a steady pace, as a room arriving
@@ -263,6 +359,7 @@ async def _room(args: argparse.Namespace, ctx: dict[str, Any]) -> dict[str, Any]
     idle_cpu = sum(t - before.get(pid, 0.0) for pid, t in after.items())
     per_phone_minute = 1000 * idle_cpu / max(1, connected) / (args.idle / 60)
 
+    audience_held = sum(a.held for a in attackers)
     opened_at = time.time()
     opened = await sync_to_async(ctx["open"], thread_sensitive=False)()
     deadline_ts = opened.deadline.timestamp()
@@ -313,6 +410,13 @@ async def _room(args: argparse.Namespace, ctx: dict[str, Any]) -> dict[str, Any]
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
+    director_stop.set()
+    director_took = sorted(await director)
+    for attacker in attackers:
+        attacker.stop = True
+    for task in attacks:
+        task.cancel()
+    await asyncio.gather(*attacks, return_exceptions=True)
     open_lat = sorted(p.seen["open"] - opened_at for p in phones if "open" in p.seen)
     pub_lat = sorted(p.seen["published"] - published_at for p in phones if "published" in p.seen)
     return {
@@ -338,7 +442,27 @@ async def _room(args: argparse.Namespace, ctx: dict[str, Any]) -> dict[str, Any]
         },
         "phones_failed": sum(p.failed for p in phones),
         "reconnects": sum(p.reconnects for p in phones),
+        "audience": args.audience,
+        "audience_held": audience_held,
+        "audience_refused": sum(a.refused for a in attackers),
+        "audience_5xx": sum(a.server_errors for a in attackers),
+        "audience_errors": sum(a.errors for a in attackers),
+        "director_api_reads": len(director_took),
+        "director_api_p50_ms": quantiles(director_took).get("p50"),
+        "director_api_p99_ms": quantiles(director_took).get("p99"),
+        "director_api_failed": sum(1 for t in director_took if t >= 60.0),
+        "web_rss_mb_after": _web_rss_mb(ctx["servers"]),
     }
+
+
+def _web_rss_mb(servers: list[subprocess.Popen]) -> list[float]:
+    import psutil
+
+    sizes = []
+    for pid in sorted(_web_pids(servers)):
+        with contextlib.suppress(psutil.NoSuchProcess):
+            sizes.append(round(psutil.Process(pid).memory_info().rss / 2**20, 1))
+    return sizes
 
 
 def main() -> int:
@@ -352,6 +476,9 @@ def main() -> int:
     parser.add_argument("--workers", type=int, help="gunicorn workers per node")
     parser.add_argument("--idle", type=float, default=60.0, help="seconds of idle CPU measure")
     parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument(
+        "--audience", type=int, default=0, help="streams of the public page from this one client"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.kill_node and args.nodes < 2:
@@ -397,9 +524,18 @@ def main() -> int:
     figures: dict[str, Any] = {}
     try:
         call_command("migrate", verbosity=0)
+        from django.contrib.auth import get_user_model
+        from rest_framework.authtoken.models import Token
+
+        director = get_user_model().objects.create_user("director", password="bench-director")
         event = event_create(
-            name="Room", starts_on=timezone.now().date(), actor=None, round_seconds=ROUND_SECONDS
+            name="Room",
+            starts_on=timezone.now().date(),
+            actor=director,
+            round_seconds=ROUND_SECONDS,
+            public_results=True,
         )
+        director_token = Token.objects.create(user=director).key
         count = max(args.connected, args.slips)
         Player.objects.bulk_create(
             [Player(event=event, name=f"Phone {i}", table=i + 1) for i in range(count)]
@@ -444,6 +580,9 @@ def main() -> int:
             "word": drawn.rack.replace("?", "")[:4] or "AB",
             "database_url": database_url,
             "redis": redis_server,
+            "slug": event.slug,
+            "director_path": f"/api/v1/events/{event.slug}",
+            "director_token": director_token,
         }
         print(
             f"{args.connected} phones connected ({args.mode}), {args.slips} slips in the last "
@@ -484,6 +623,12 @@ def main() -> int:
             "load_average_after": [round(x, 2) for x in load_after],
             "cpus": os.cpu_count(),
         }
+        log.flush()
+        web_log = (folder / "web.log").read_bytes()
+        figures["web_log_bytes"] = len(web_log)
+        figures["web_log_lines"] = web_log.count(b"\n")
+        figures["too_many_open_files_lines"] = web_log.count(b"Too many open files")
+        figures["web_log_tail"] = web_log.decode(errors="replace").splitlines()[-8:]
     finally:
         for process in [balancer, *servers]:
             if process is not None and process.poll() is None:
@@ -504,6 +649,9 @@ def main() -> int:
         and (figures["slip_p99_ms"] or 0) < 500
         and figures["publish_seen_within_1s"] >= 0.99
         and figures["web_cpu_ms_per_connected_phone_per_minute"] < 5
+        and figures["audience_5xx"] == 0
+        and figures["too_many_open_files_lines"] == 0
+        and figures["director_api_failed"] == 0
     )
     return 0 if ok else 1
 

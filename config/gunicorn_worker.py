@@ -44,6 +44,7 @@ from typing import Any
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn_worker import UvicornWorker
 
+from config.log_episodes import RefusalsCounted
 from web.redaction import RedactTokensFilter
 
 ARRIVED_AT = "duplicate.arrived_at"
@@ -127,7 +128,9 @@ class ArrivalUvicornWorker(UvicornWorker):  # type: ignore[misc]  # gunicorn is 
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        logging.getLogger("uvicorn.access").addFilter(RedactTokensFilter())
+        access = logging.getLogger("uvicorn.access")
+        access.addFilter(RedactTokensFilter())
+        access.addFilter(RefusalsCounted())  # a limit's 429s: one line a minute, with the count
 
     def init_signals(self) -> None:
         super().init_signals()

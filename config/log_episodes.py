@@ -66,3 +66,35 @@ class OneLinePerEpisode(logging.Filter):
     @staticmethod
     def _note(record: logging.LogRecord, note: str) -> None:
         record.msg = f"{record.msg} {note.replace('%', '%%') if record.args else note}"
+
+
+class RefusalsCounted(logging.Filter):
+    """On the access log (uvicorn's ``uvicorn.access``, whose record's arguments are the
+    client, method, path, HTTP version and status): the answers 429, a limit's refusals, are
+    counted, not written one by one (issue 34: one client opening 60,000 streams must not
+    write a line per refusal). The first is written at once; then at most one line every
+    ``every`` seconds, saying how many were refused since the last line. Every other answer
+    is written as it comes."""
+
+    STATUS = 429
+
+    def __init__(self, every: float = EVERY_SECONDS) -> None:
+        super().__init__()
+        self.every = every
+        self.last_written: float | None = None
+        self.skipped = 0
+        self.lock = threading.Lock()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if not (isinstance(args, tuple) and len(args) == 5 and args[4] == self.STATUS):
+            return True
+        now = time.monotonic()
+        with self.lock:
+            if self.last_written is not None and now - self.last_written < self.every:
+                self.skipped += 1
+                return False
+            skipped, self.skipped, self.last_written = self.skipped, 0, now
+        if skipped:
+            record.msg = f"{record.msg} (and {skipped} more answered 429 since the last line)"
+        return True

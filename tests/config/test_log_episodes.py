@@ -94,3 +94,25 @@ def test_every_process_writes_through_the_filter() -> None:
     console = settings.LOGGING["handlers"]["console"]
     assert "episodes" in console["filters"]
     assert settings.LOGGING["filters"]["episodes"]["()"] == "config.log_episodes.OneLinePerEpisode"
+
+
+def test_the_access_logs_refusals_are_one_line_a_minute_with_the_count() -> None:
+    """uvicorn's access record: (client, method, path, version, status). 429s are counted;
+    every other answer is written."""
+    from config.log_episodes import RefusalsCounted
+
+    counted = RefusalsCounted(every=60)
+
+    def record(status: int) -> logging.LogRecord:
+        args = ("127.0.0.1:5000", "GET", "/results/x/live/", "1.1", status)
+        return logging.LogRecord(
+            "uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d', args, None
+        )
+
+    kept = [counted.filter(record(429)) for _ in range(1000)]
+    assert kept.count(True) == 1
+    assert all(counted.filter(record(status)) for status in (200, 201, 304, 404, 503))
+    counted.every = 0.0  # the next minute: one line, saying how many were not written
+    again = record(429)
+    assert counted.filter(again)
+    assert "(and 999 more answered 429 since the last line)" in again.getMessage()

@@ -189,3 +189,6 @@ def test_one_client_opening_too_many_streams_is_refused_and_a_slip_still_goes_th
     web = next(p for p in stack.processes if p.name == "web").output()
     per_address = [line for line in web.splitlines() if "audience streams per address" in line]
     assert 1 <= len(per_address) <= 2, per_address  # one a process at most, not one a refusal
+    # The access log too: a limit's 429s are counted, one line a process a minute at most.
+    refused_lines = [line for line in web.splitlines() if '" 429' in line]
+    assert 1 <= len(refused_lines) <= 2, refused_lines
