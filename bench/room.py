@@ -9,8 +9,9 @@ published and every connected phone must see it.
 
 ``--audience N`` is issue 34's attack: one anonymous client (this process, one address) opens
 ``N`` streams of the event's public page (``/results/<slug>/live/``) before the round opens and
-holds every one the server accepts; each refused one (429) is opened again after a second,
-whatever its ``Retry-After`` says, until the round is published. The phones' slips must still be
+holds every one the server accepts; each refused one (429) is opened again when its
+``Retry-After`` says (``--audience-retry S``: after S seconds whatever it says, a connection
+flood), until the round is published. The phones' slips must still be
 acknowledged on time; reported: ``audience_held`` (streams held at the opening),
 ``audience_refused`` (429s), ``audience_5xx``, ``audience_errors`` (connections that failed),
 ``director_api_p99_ms`` (the director's API, read every 0.5 s meanwhile), ``web_log_bytes`` and
@@ -189,11 +190,13 @@ class Connected:
 
 
 class Attacker:
-    """One of ``--audience``'s streams: held while the server keeps it, opened again a second
-    after a refusal or a failure (an attacker ignores ``Retry-After``)."""
+    """One of ``--audience``'s streams: held while the server keeps it, opened again after a
+    refusal (when ``Retry-After`` says, or after ``retry`` seconds whatever it says) or a second
+    after a failure."""
 
-    def __init__(self, port: int, slug: str) -> None:
-        self.port, self.slug = port, slug
+    def __init__(self, port: int, slug: str, retry: float | None) -> None:
+        self.port, self.slug, self.retry = port, slug, retry
+        self.wait = 1.0
         self.held = False
         self.refused = self.server_errors = self.errors = 0
         self.stop = False
@@ -206,7 +209,8 @@ class Attacker:
                 self.errors += 1
             self.held = False
             if not self.stop:
-                await asyncio.sleep(1.0)
+                await asyncio.sleep(self.wait)
+                self.wait = 1.0
 
     async def _once(self) -> None:
         reader, writer = await asyncio.open_connection(HOST, self.port)
@@ -220,6 +224,12 @@ class Attacker:
             code = int(status.split()[1])
             if code == 429:
                 self.refused += 1
+                said = 1.0
+                while (line := await reader.readline()) not in (b"\r\n", b""):
+                    name, _, value = line.decode("latin-1").partition(":")
+                    if name.strip().lower() == "retry-after":
+                        said = float(value.strip())
+                self.wait = self.retry if self.retry is not None else said
                 return
             if code >= 500:
                 self.server_errors += 1
@@ -231,6 +241,62 @@ class Attacker:
                 pass
         finally:
             writer.close()
+
+
+class _Attack:
+    """``--audience``'s attacker: another process (another client, with its own event loop and
+    open files, as a host elsewhere would be), started at once; ``held`` the streams it holds
+    now; ``end`` stops it and gives its counts."""
+
+    def __init__(self, port: int, slug: str, count: int, retry: float | None) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
+        self.held = context.Value("i", 0)
+        self.stop = context.Event()
+        self.results = context.Queue()
+        self.process = context.Process(
+            target=_attack_main,
+            args=(port, slug, count, retry, self.held, self.stop, self.results),
+            daemon=True,
+        )
+        self.process.start()
+
+    def end(self) -> dict[str, int]:
+        self.stop.set()
+        counts: dict[str, int] = self.results.get(timeout=120)
+        self.process.join(timeout=30)
+        return counts
+
+
+def _attack_main(
+    port: int, slug: str, count: int, retry: float | None, held: Any, stop: Any, results: Any
+) -> None:
+    async def attack() -> dict[str, int]:
+        attackers = [Attacker(port, slug, retry) for _ in range(count)]
+        tasks = []
+        for i, attacker in enumerate(attackers):  # as fast as one client opens them
+            tasks.append(asyncio.create_task(attacker.run()))
+            if i % 1000 == 999:
+                await asyncio.sleep(0)
+        while not stop.is_set():
+            held.value = sum(a.held for a in attackers)
+            await asyncio.sleep(0.5)
+        for attacker in attackers:
+            attacker.stop = True
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        return {
+            "audience_refused": sum(a.refused for a in attackers),
+            "audience_5xx": sum(a.server_errors for a in attackers),
+            "audience_errors": sum(a.errors for a in attackers),
+        }
+
+    if count:
+        results.put(asyncio.run(attack()))
+    else:
+        results.put({"audience_refused": 0, "audience_5xx": 0, "audience_errors": 0})
 
 
 async def _director_get(port: int, path: str, token: str) -> int:
@@ -331,12 +397,7 @@ async def _room(args: argparse.Namespace, ctx: dict[str, Any]) -> dict[str, Any]
     from asgiref.sync import sync_to_async
 
     port, tokens = ctx["port"], ctx["tokens"]
-    attackers = [Attacker(port, ctx["slug"]) for _ in range(args.audience)]
-    attacks = []
-    for i, attacker in enumerate(attackers):  # as fast as one client opens them
-        attacks.append(asyncio.create_task(attacker.run()))
-        if i % 1000 == 999:
-            await asyncio.sleep(0)
+    attack = _Attack(port, ctx["slug"], args.audience, args.audience_retry)
     director_stop = asyncio.Event()
     director = asyncio.create_task(
         _director_reads(port, ctx["director_path"], ctx["director_token"], director_stop)
@@ -359,7 +420,7 @@ async def _room(args: argparse.Namespace, ctx: dict[str, Any]) -> dict[str, Any]
     idle_cpu = sum(t - before.get(pid, 0.0) for pid, t in after.items())
     per_phone_minute = 1000 * idle_cpu / max(1, connected) / (args.idle / 60)
 
-    audience_held = sum(a.held for a in attackers)
+    audience_held = attack.held.value
     opened_at = time.time()
     opened = await sync_to_async(ctx["open"], thread_sensitive=False)()
     deadline_ts = opened.deadline.timestamp()
@@ -412,11 +473,7 @@ async def _room(args: argparse.Namespace, ctx: dict[str, Any]) -> dict[str, Any]
     await asyncio.gather(*tasks, return_exceptions=True)
     director_stop.set()
     director_took = sorted(await director)
-    for attacker in attackers:
-        attacker.stop = True
-    for task in attacks:
-        task.cancel()
-    await asyncio.gather(*attacks, return_exceptions=True)
+    attacked = attack.end()
     open_lat = sorted(p.seen["open"] - opened_at for p in phones if "open" in p.seen)
     pub_lat = sorted(p.seen["published"] - published_at for p in phones if "published" in p.seen)
     return {
@@ -444,9 +501,7 @@ async def _room(args: argparse.Namespace, ctx: dict[str, Any]) -> dict[str, Any]
         "reconnects": sum(p.reconnects for p in phones),
         "audience": args.audience,
         "audience_held": audience_held,
-        "audience_refused": sum(a.refused for a in attackers),
-        "audience_5xx": sum(a.server_errors for a in attackers),
-        "audience_errors": sum(a.errors for a in attackers),
+        **attacked,
         "director_api_reads": len(director_took),
         "director_api_p50_ms": quantiles(director_took).get("p50"),
         "director_api_p99_ms": quantiles(director_took).get("p99"),
@@ -478,6 +533,11 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument(
         "--audience", type=int, default=0, help="streams of the public page from this one client"
+    )
+    parser.add_argument(
+        "--audience-retry",
+        type=float,
+        help="seconds before a refused stream is opened again (default: its Retry-After)",
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
