@@ -2,12 +2,12 @@
 checked by hand against the text: who is out at which round, the falling times, the slips of a
 player out refused, and the standings, console, screen and phone saying who is still in.
 
-By hand, game seed 7 (the engine's standard racks): round 1, Ann and Cleo hand in the top
-(``TOP1``, worth ``S1``), Bob a move worth less (``S1b`` < ``S1``): 3.8.3 eliminates Bob at
-round 1. Round 2: Ann hands in the top with its reference, Cleo the same word and score with
-no reference (5.3.3: the score less 5 points): 5.9 applies the penalty on the round, so Cleo's
-round is below Ann's and Cleo is out at round 2. Ann is the last one in and ranks first,
-Cleo (out at 2) second, Bob (out at 1) third, whatever their totals."""
+By hand, game seed 7 (the engine's standard racks, English tiles and word list). Round 1,
+ELORTTW, top WROTE H4 24: Ann and Cleo hand in WROTE H4 24, Bob TROWEL H3 20. 20 < 24, the
+best another found: 3.8.3 eliminates Bob at round 1. Round 2, ELMOOT?, top TREMOLOs 5G 68:
+Ann hands it in with its reference, Cleo the same word and score with no reference (5.3.3:
+68 less 5 = 63). 5.9 applies the penalty on the round: 63 < 68, Cleo is out at round 2. Ann
+is the last one in and ranks first, Cleo (out at 2) second, Bob (out at 1) third."""
 
 from __future__ import annotations
 
@@ -59,6 +59,10 @@ def test_a_seeded_mort_subite_game_checked_by_hand(
         (r.rack, r.ref, r.word) for r in standard.rounds
     ], "mort subite plays standard duplicate's racks and tops"
     one, two = engine.rounds[0], engine.rounds[1]
+    assert [(r.rack, r.ref, r.word, r.score) for r in (one, two)] == [
+        ("ELORTTW", "H4", "WROTE", 24),
+        ("ELMOOT?", "5G", "TREMOLOs", 68),
+    ]
 
     # Round 1: a minute and 20 seconds.
     r1 = open_round(game, now=T0)
@@ -72,7 +76,8 @@ def test_a_seeded_mort_subite_game_checked_by_hand(
     _slip(bob, r1, lesser.ref, lesser.word, lesser.score, at)
     r1 = finish_round(r1, T0)
     points = dict(Ruling.objects.filter(round=r1).values_list("player__name", "points"))
-    assert points == {"Ann": one.score, "Cleo": one.score, "Bob": lesser.score}
+    assert (lesser.ref, lesser.word, lesser.score) == ("H3", "TROWEL", 20)
+    assert points == {"Ann": 24, "Cleo": 24, "Bob": 20}
     assert game_eliminations(game=game) == {bob.pk: 1}
 
     # Round 2: Bob's slip is refused, from his phone and from an arbiter alike.
@@ -104,8 +109,8 @@ def test_a_seeded_mort_subite_game_checked_by_hand(
     _slip(cleo, r2, "", two.word, two.score, t2 + dt.timedelta(seconds=20))
     r2 = finish_round(r2, t2)
     cleo_ruling = Ruling.objects.get(round=r2, player=cleo)
-    assert (cleo_ruling.points, cleo_ruling.penalty) == (two.score, 5)
-    assert Ruling.objects.get(round=r2, player=ann).points == two.score
+    assert (cleo_ruling.points, cleo_ruling.penalty) == (68, 5)
+    assert Ruling.objects.get(round=r2, player=ann).points == 68
     assert game_eliminations(game=game) == {bob.pk: 1, cleo.pk: 2}
 
     standings = standings_game(game=game)
