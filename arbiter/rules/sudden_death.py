@@ -57,9 +57,9 @@ def eliminations(
     return out
 
 
-def round_score(*, points: int, penalty: int, warning_penalty: int) -> int:
+def elimination_score(*, points: int, penalty: int, warning_penalty: int) -> int:
     """A round's score for the elimination: the move's points less the round's penalties."""
     return points - penalty - warning_penalty
 
 
-__all__ = ["LAST", "SCHEDULE", "eliminations", "round_score", "sudden_death_seconds"]
+__all__ = ["LAST", "SCHEDULE", "eliminations", "elimination_score", "sudden_death_seconds"]

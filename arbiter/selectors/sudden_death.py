@@ -3,7 +3,7 @@ from the rulings, so that every correction of a ruling moves the eliminations wi
 
 from __future__ import annotations
 
-from arbiter.rules.sudden_death import eliminations, round_score
+from arbiter.rules.sudden_death import elimination_score, eliminations
 from arbiter.state import formula_of
 from tournament.models import Game, Player, Round, Ruling
 
@@ -30,6 +30,8 @@ def game_eliminations(
     for number, player, points, penalty, warned in Ruling.objects.filter(
         round__in=rounds
     ).values_list("round__number", "player_id", "points", "penalty", "warning_penalty"):
-        scores[number][player] = round_score(points=points, penalty=penalty, warning_penalty=warned)
+        scores[number][player] = elimination_score(
+            points=points, penalty=penalty, warning_penalty=warned
+        )
     players = Player.objects.filter(event_id=game.event_id).values_list("pk", flat=True)
     return eliminations(players, [(n, scores[n]) for n in numbers])

@@ -13,7 +13,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from arbiter.rules.sudden_death import eliminations, round_score, sudden_death_seconds
+from arbiter.rules.sudden_death import elimination_score, eliminations, sudden_death_seconds
 
 
 def test_a_player_below_the_best_another_found_is_out_and_equal_ones_stay() -> None:
@@ -37,9 +37,9 @@ def test_no_slip_scores_zero_and_a_round_where_all_score_the_same_eliminates_nob
 def test_a_penalty_is_applied_on_its_round_and_can_eliminate() -> None:
     # 5.9: the 5-point penalty (and the warnings' penalty) come off the round itself: the top
     # found with a wrong reference (5.3.3) is below the top found with the right one.
-    found = round_score(points=45, penalty=0, warning_penalty=0)
-    penalised = round_score(points=45, penalty=5, warning_penalty=0)
-    warned = round_score(points=45, penalty=0, warning_penalty=5)
+    found = elimination_score(points=45, penalty=0, warning_penalty=0)
+    penalised = elimination_score(points=45, penalty=5, warning_penalty=0)
+    warned = elimination_score(points=45, penalty=0, warning_penalty=5)
     assert (found, penalised, warned) == (45, 40, 40)
     assert eliminations([1, 2, 3], [(1, {1: found, 2: penalised, 3: warned})]) == {2: 1, 3: 1}
 
