@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from arbiter.selectors.interchange import gcg_text, sigles_bytes
+from arbiter.selectors.interchange import eliot_bytes, gcg_text, sigles_bytes
 from arbiter.selectors.standings import standings_game
 from arbiter.services import clock, racks
 from engine.board import Board
@@ -187,3 +187,14 @@ def test_sigles_has_no_field_for_the_formula_and_gives_its_totals(
     totals = {r.name: r.total for r in standings_game(game=seven_and_eight).rows}
     assert {row[1].strip('"'): int(row[2].strip('"')) for row in rows} == totals
     assert totals["Ann"] == seven_and_eight.rounds.get(number=1).played_score
+
+
+def test_a_mort_subite_game_goes_to_eliot_as_plain_duplicate(
+    event: Event, people: list[Player]
+) -> None:
+    """Eliot has no elimination: the game (standard racks and tops) is written with no
+    ``<Variant>``, as a standard game is."""
+    game = GameFactory(event=event, number=1, seed=7, formula="mortsubite")
+    finish_round(open_round(game, now=T0), T0)
+    written = eliot_bytes(game).decode()
+    assert "<Variant>" not in written and "WROTE" in written
