@@ -73,7 +73,7 @@ ERRORS: dict[str, str] = {
     ),
     "formula_unknown": _(
         "formula '%(formula)s': '%(part)s' is not a formula (joker, 7sur8, 7et8, 789, "
-        "detonante, or joker+7sur8, joker+7et8, joker+789)"
+        "detonante, mortsubite, or joker+7sur8, joker+7et8, joker+789)"
     ),
     "formula_combination": _(
         "formula '%(formula)s': the regulation (3.8.2) combines only the joker with one of "

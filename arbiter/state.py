@@ -17,6 +17,7 @@ from django.utils.translation import gettext, ngettext
 
 from arbiter.rules import Policy, Rulebook
 from arbiter.rules.rulebook import BLITZ_SECONDS
+from arbiter.rules.sudden_death import sudden_death_seconds
 from engine.board import Board, Layout
 from engine.errors import EngineError
 from engine.formula import STANDARD as STANDARD_FORMULA
@@ -171,6 +172,14 @@ def board_of(game: Game) -> Board:
 def formula_of(game: Game) -> Formula:
     """The engine's formula of the game (docs/formulas.md)."""
     return Formula.parse(game.formula)
+
+
+def round_seconds_for(game: Game, number: int) -> int:
+    """The time of the game's round ``number``: the event's, or in mort subite the text's
+    falling times (FISF 2023 3.8.3, ``arbiter.rules.sudden_death``)."""
+    if formula_of(game).sudden_death:
+        return sudden_death_seconds(number)
+    return int(game.event.round_seconds)
 
 
 def board_before(round: Round) -> Board:

@@ -11,7 +11,12 @@ name           rack   played at   bonus for 7 / 8 / 9     joker  détonante
 ``7et8``       8      8           50 / 75                 no     no
 ``789``        9      9           50 / 75 / 100           no     no
 ``detonante``  7      7           50                      no     yes
+``mortsubite`` 7      7           50                      no     no
 =============  =====  ==========  ======================  =====  =========
+
+``mortsubite`` (3.8.3, « compétition mort subite ») plays standard duplicate's racks and
+bonus; what it changes is the competition (who is eliminated, each round's time), which is the
+tournament's (``arbiter.rules.sudden_death``): the engine only carries its name.
 
 3.8.2 allows each of ``7sur8``, ``7et8`` and ``789`` with the joker formula (3.8.1): written
 ``joker+7et8`` (the parts in any order). The text allows no other combination: two rack sizes,
@@ -33,16 +38,24 @@ from engine.errors import EngineError
 STANDARD = "standard"
 JOKER = "joker"
 DETONANTE = "detonante"
+SUDDEN_DEATH = "mortsubite"  # 3.8.3: standard racks, the players eliminated round by round
 # The formulas of 3.8.2: rack size, tiles played at most, bonus per tiles played.
 SIZES: dict[str, tuple[int, int, tuple[tuple[int, int], ...]]] = {
     "7sur8": (8, 7, ((7, 50),)),
     "7et8": (8, 8, ((7, 50), (8, 75))),
     "789": (9, 9, ((7, 50), (8, 75), (9, 100))),
 }
-NAMES = (STANDARD, JOKER, *SIZES, DETONANTE)
+NAMES = (STANDARD, JOKER, *SIZES, DETONANTE, SUDDEN_DEATH)
 MAX_RACK = 9  # the largest rack of any formula (789)
 # Every formula a game may be played in, by its canonical name.
-FORMULAS = (STANDARD, JOKER, *SIZES, DETONANTE, *(f"{JOKER}+{size}" for size in SIZES))
+FORMULAS = (
+    STANDARD,
+    JOKER,
+    *SIZES,
+    DETONANTE,
+    *(f"{JOKER}+{size}" for size in SIZES),
+    SUDDEN_DEATH,
+)
 
 
 class FormulaError(EngineError):
@@ -55,7 +68,8 @@ class Formula:
     ``rack_size`` (tiles on a full rack), ``max_played`` (tiles a move may place), ``bonuses``
     ((tiles placed, bonus points), ascending), ``joker`` (3.8.1: both blanks out of the bag
     first, one on every rack, replaced on the board by the real letter while the bag holds it)
-    and ``detonante`` (the rack's joker becomes the letter the top uses for it)."""
+    and ``detonante`` (the rack's joker becomes the letter the top uses for it);
+    ``sudden_death`` (3.8.3): standard duplicate's play, the tournament eliminates."""
 
     name: str = STANDARD
     rack_size: int = 7
@@ -63,6 +77,7 @@ class Formula:
     bonuses: tuple[tuple[int, int], ...] = ((7, 50),)
     joker: bool = False
     detonante: bool = False
+    sudden_death: bool = False
 
     def __repr__(self) -> str:
         return f"Formula.parse({self.name!r})"
@@ -97,7 +112,8 @@ class Formula:
         sizes = [p for p in parts if p in SIZES]
         joker = JOKER in parts
         detonante = DETONANTE in parts
-        if len(sizes) > 1 or (detonante and len(parts) > 1):
+        sudden_death = SUDDEN_DEATH in parts
+        if len(sizes) > 1 or ((detonante or sudden_death) and len(parts) > 1):
             raise FormulaError(
                 f"formula {text!r}: the regulation (3.8.2) combines only the joker with one of "
                 "7sur8, 7et8 or 789",
@@ -105,7 +121,12 @@ class Formula:
                 params={"formula": str(text)},
             )
         rack_size, max_played, bonuses = SIZES[sizes[0]] if sizes else (7, 7, ((7, 50),))
-        name = "+".join(([JOKER] if joker else []) + sizes + ([DETONANTE] if detonante else []))
+        name = "+".join(
+            ([JOKER] if joker else [])
+            + sizes
+            + ([DETONANTE] if detonante else [])
+            + ([SUDDEN_DEATH] if sudden_death else [])
+        )
         return cls(
             name=name,
             rack_size=rack_size,
@@ -113,6 +134,7 @@ class Formula:
             bonuses=bonuses,
             joker=joker,
             detonante=detonante,
+            sudden_death=sudden_death,
         )
 
     @property
@@ -123,6 +145,12 @@ class Formula:
     def has_joker_rack(self) -> bool:
         """Whether a joker is put on every rack (the joker formula and the détonante)."""
         return self.joker or self.detonante
+
+    @property
+    def play(self) -> Formula:
+        """The formula of the racks and the moves alone: standard duplicate for mort subite,
+        whose rules are the competition's (elimination, time), itself otherwise."""
+        return Formula() if self.sudden_death else self
 
     def bonus(self, tiles_played: int) -> int:
         """The bonus for a move placing ``tiles_played`` tiles."""
@@ -137,4 +165,12 @@ def parse_formula(text: str | None) -> Formula:
     return Formula.parse(text)
 
 
-__all__ = ["FORMULAS", "MAX_RACK", "NAMES", "Formula", "FormulaError", "parse_formula"]
+__all__ = [
+    "FORMULAS",
+    "MAX_RACK",
+    "NAMES",
+    "SUDDEN_DEATH",
+    "Formula",
+    "FormulaError",
+    "parse_formula",
+]

@@ -39,14 +39,19 @@ def gcg_write(
     title: str = "",
     lexicon: str = "",
     notes: Mapping[int, str] | None = None,
+    description: str = "",
 ) -> str:
     """The top sequence of ``rounds`` (in order, from round 1) as GCG text, the room passing
-    after each top; ``tiles``: the tile set's code; ``notes`` by round number."""
+    after each top; ``tiles``: the tile set's code; ``notes`` by round number; ``description``
+    (``#description``, before the first move): what the game was played in, e.g. its formula
+    (racks of 8 or 9 tiles are written whole, as any rack)."""
     lines = ["#character-encoding UTF-8"]
     lines.append(f"#player1 {TOP[0]} {TOP[1]}")
     lines.append(f"#player2 {ROOM[0]} {ROOM[1]}")
     if title:
         lines.append(f"#title {_one_line(title)}")
+    if description:
+        lines.append(f"#description {_one_line(description)}")
     if lexicon:
         lines.append(f"#lexicon {_one_line(lexicon)}")
     if tiles != "en":

@@ -10,6 +10,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef
 
 from arbiter.selectors.standings import Standings, standings_game
+from arbiter.selectors.sudden_death import game_eliminations
 from arbiter.state import board_before, formula_of, lexicon_for
 from engine.movegen import ScoredMove, generate
 from engine.tiles import TileSet, rack_notation
@@ -109,6 +110,9 @@ def console_state(*, game: Game, now: datetime) -> ConsoleState:
     mismatches: list[Mismatch] = []
     remaining = None
     if current is not None:
+        # Nor for a player out of a mort subite game (3.8.3): their slips are refused.
+        out = game_eliminations(game=game, published_only=False, before=current.number)
+        players = players.exclude(pk__in=list(out))
         has_slip = Submission.objects.filter(round=current, player=OuterRef("pk"), is_current=True)
         annotated = players.annotate(has_slip=Exists(has_slip))
         missing = [p for p in annotated if not p.has_slip]

@@ -288,7 +288,7 @@ def _variants(game: Game) -> tuple[str, ...]:
     """Eliot's variants for the game's formula; 7 et 8 and 7-8-9, which Eliot does not play,
     have no Eliot file."""
     try:
-        return variants_of(Formula.parse(game.formula))
+        return variants_of(Formula.parse(game.formula).play)  # mort subite: plain duplicate
     except FormulaError:
         raise ApplicationError(
             gettext("Game %(game)s is played in %(formula)s, which Eliot does not play.")
@@ -425,6 +425,12 @@ def gcg_text(game: Game) -> str:
             "event": game.event.name,
             "number": game.number,
         }
+        # The formula (FISF 2023 3.8; docs/formulas.md) where GCG has a line for free text
+        description = (
+            gettext("Duplicate, formula: %(formula)s") % {"formula": game.formula_shown}
+            if game.formula_shown
+            else ""
+        )
     try:
         return gcg_write(
             [round_record(r) for r in rounds],
@@ -433,6 +439,7 @@ def gcg_text(game: Game) -> str:
             title=title,
             lexicon=lexicon_title(game.lexicon),
             notes=notes,
+            description=description,
         )
     except EngineError as exc:
         raise ApplicationError(

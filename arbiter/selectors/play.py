@@ -18,7 +18,9 @@ from django.db.models import Max, QuerySet, Subquery
 
 from arbiter.rules import PLACED_CODES
 from arbiter.selectors.standings import StandingRow, Standings, standings_event
+from arbiter.selectors.sudden_death import game_eliminations
 from engine.board import Layout
+from engine.formula import SUDDEN_DEATH
 from engine.tiles import BLANK, TileSet
 from tournament.compiled import Compiled
 from tournament.models import AuditEntry, Event, Game, Player, Round, Ruling, Submission
@@ -325,6 +327,11 @@ def play_personal_many(
     for pk, listed in mine.items():
         row = rows.get(pk)
         listed["standings"] = _row_json(row, standings) | {"me": True} if row else None
+    if game.formula == SUDDEN_DEATH:  # mort subite (3.8.3): who is still in, from published
+        out = game_eliminations(game=game)
+        still_in = Player.objects.filter(event_id=event.pk).count() - len(out)
+        for pk, listed in mine.items():
+            listed["sudden_death"] = {"eliminated_at": out.get(pk), "still_in": still_in}
     return mine
 
 

@@ -8,6 +8,8 @@ category, a club, a series or an age category (any of them together: ``PlayerFil
 filter: ranks are then counted within it, the overall rank
 kept beside. Amended rulings count as amended, so the standings follow every correction.
 A withdrawn player stays in the standings with the points already earned, marked withdrawn.
+A mort subite game's standings (FISF 2023 3.8.3) rank who is still in first, then those out
+by the round they went out at, latest first, then by total; each row says its round out.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from django.core.cache import cache
 from django.db.models import Count, Max, Q, QuerySet, Sum
 
 from arbiter.rules import PLACED_CODES, solo_winner, tie_break_key
-from arbiter.state import policy_for
+from arbiter.selectors.sudden_death import game_eliminations
+from arbiter.state import formula_of, policy_for
 from tournament.models import AuditEntry, Event, Game, Player, Round, Ruling, Submission
 from tournament.models.choices import TieBreak
 from tournament.vocabulary import name_key, ruling_total
@@ -74,6 +77,21 @@ class StandingRow:
     room: str = ""  # a simultaneous event's standings: the player's room
     rounds: int = 0  # ... and how many rounds of it count (what the room has published)
     tie: tuple[int, ...] = ()  # what breaks an equal total (rules.md case 22); () shares it
+    # Mort subite (3.8.3): the round the player was eliminated at; None while still in
+    eliminated_at: int | None = None
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """What ranks the row (as ``_Entry.order``): equal orders share a rank."""
+        return (_survival(self.eliminated_at), self.total, *self.tie)
+
+
+def _survival(eliminated_at: int | None) -> int:
+    """Mort subite's first key: the later a player went out, the better; still in, best."""
+    return STILL_IN if eliminated_at is None else eliminated_at
+
+
+STILL_IN = 1_000_000  # above any round number
 
 
 @dataclass(frozen=True)
@@ -81,6 +99,12 @@ class Standings:
     top_total: int
     rounds: int
     rows: list[StandingRow]
+    sudden_death: bool = False  # a mort subite game's: who is still in, who went out when
+
+    @property
+    def still_in(self) -> int:
+        """How many players are still in (a mort subite game's standings)."""
+        return sum(1 for r in self.rows if r.eliminated_at is None)
 
     def row_of(self, player_id: int) -> StandingRow | None:
         return next((r for r in self.rows if r.player_id == player_id), None)
@@ -108,11 +132,13 @@ class _Entry:
     room: str = ""
     rounds: int = 0
     tie: tuple[int, ...] = ()
+    eliminated_at: int | None = None  # mort subite: out at this round (None: still in)
 
     @property
     def order(self) -> tuple[int, ...]:
-        """What ranks the entry: its total, then what breaks a tie."""
-        return (self.total, *self.tie)
+        """What ranks the entry: in mort subite who stayed in longest first (3.8.3: the last
+        one in wins), then its total, then what breaks a tie."""
+        return (_survival(self.eliminated_at), self.total, *self.tie)
 
     @property
     def total(self) -> int:
@@ -187,6 +213,7 @@ def _ranking(entries: list[_Entry], shown_only: PlayerFilter) -> list[StandingRo
                 room=e.room,
                 rounds=e.rounds,
                 tie=e.tie,
+                eliminated_at=e.eliminated_at,
             )
         )
     return rows
@@ -198,12 +225,24 @@ def _standings(
     rounds: QuerySet[Round],
     shown_only: PlayerFilter,
     tie_break: str = TieBreak.SHARED,
+    eliminated: dict[int, int] | None = None,
 ) -> Standings:
     sums = _sums(rulings)
     top_total = rounds.aggregate(t=Sum("played_score"))["t"] or 0
     ties = _ties(rulings, rounds) if tie_break == TieBreak.LAST_GAME else {}
-    entries = [_entry(p, sums.get(p.pk, {}), top_total, tie=ties.get(p.pk, ())) for p in players]
-    return Standings(top_total=top_total, rounds=rounds.count(), rows=_ranking(entries, shown_only))
+    out = eliminated or {}
+    entries = [
+        _entry(
+            p, sums.get(p.pk, {}), top_total, tie=ties.get(p.pk, ()), eliminated_at=out.get(p.pk)
+        )
+        for p in players
+    ]
+    return Standings(
+        top_total=top_total,
+        rounds=rounds.count(),
+        rows=_ranking(entries, shown_only),
+        sudden_death=eliminated is not None,
+    )
 
 
 def _ties(rulings: QuerySet[Ruling], rounds: QuerySet[Round]) -> dict[int, tuple[int, ...]]:
@@ -242,10 +281,7 @@ def ranks_within(
     for rows in groups.values():
         previous: StandingRow | None = None
         for i, row in enumerate(rows):  # the rows are in standings order: best first
-            same = previous is not None and (previous.total, *previous.tie) == (
-                row.total,
-                *row.tie,
-            )
+            same = previous is not None and previous.order == row.order
             ranks[row.player_id] = ranks[previous.player_id] if same and previous else i + 1
             previous = row
     return ranks
@@ -258,7 +294,8 @@ def standings_game(
     rulings = Ruling.objects.filter(round__in=published)
     shown = _filter(category, only)
     players = Player.objects.filter(event_id=game.event_id)
-    return _standings(players, rulings, published, shown, game.event.tie_break)
+    eliminated = game_eliminations(game=game) if formula_of(game).sudden_death else None
+    return _standings(players, rulings, published, shown, game.event.tie_break, eliminated)
 
 
 def standings_event(

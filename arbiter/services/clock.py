@@ -1,4 +1,5 @@
-"""The clock: open (deadline = now + the event's round time), extend, pause, resume, close early,
+"""The clock: open (deadline = now + the event's round time, or mort subite's falling times:
+``arbiter.state.round_seconds_for``), extend, pause, resume, close early,
 and the close itself at the deadline plus grace.
 
 The deadline in the database is the truth. A countdown task is due at each deadline (the fast
@@ -26,7 +27,7 @@ from arbiter.services.common import (
 )
 from arbiter.services.publishing import rounds_publish_due
 from arbiter.services.scoring import round_score, round_tops_compute
-from arbiter.state import lexicon_require_ready
+from arbiter.state import lexicon_require_ready, round_seconds_for
 from tournament.errors import ApplicationError
 from tournament.models import Round
 from tournament.selectors import unique_or_none
@@ -44,18 +45,18 @@ def _schedule_close(round: Round) -> None:
 
 @transaction.atomic
 def round_open(*, round: Round, actor: Actor, now: datetime | None = None) -> Round:
-    """Start the clock: deadline = now + the event's round time. The tops are computed in the
-    background meanwhile, and a task is due at the deadline (plus grace) to close the round."""
+    """Start the clock: deadline = now + the round's time (``round_seconds_for``). The tops
+    are computed in the background meanwhile, and a task is due at the deadline (plus grace)
+    to close the round."""
     from arbiter import tasks
 
     now = now or timezone.now()
     round = round_locked(round)
     round_require(round, Round.Status.DRAWN, action=gettext_noop("opened"))
     lexicon_require_ready(round.game.lexicon)
-    event = round.game.event
     round.status = Round.Status.OPEN
     round.opened_at = now
-    round.deadline = now + timedelta(seconds=event.round_seconds)
+    round.deadline = now + timedelta(seconds=round_seconds_for(round.game, round.number))
     round.tops_queued_at = now
     round.save(update_fields=["status", "opened_at", "deadline", "tops_queued_at"])
     round_audit(round, "opened", actor, deadline=round.deadline.isoformat())

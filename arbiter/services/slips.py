@@ -19,7 +19,9 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from arbiter.selectors.sudden_death import game_eliminations
 from arbiter.services.rulings import player_rule
+from engine.formula import SUDDEN_DEATH
 from tournament.changes import SLIP, change_announce
 from tournament.compiled import Compiled
 from tournament.errors import ApplicationError
@@ -38,6 +40,7 @@ _ROUND_COLUMNS = (
     "game__number",
     "game__board",
     "game__board_layout",
+    "game__formula",
     "game__event__name",
     "game__event__grace_seconds",
     "game__event__status",
@@ -245,6 +248,26 @@ def _check_taken(event: Event, player: Player) -> None:
             )
             % {"player": player.name, "event": event.name},
             code="withdrawn",
+        )
+
+
+def _check_still_in(round: Round, player: Player) -> None:
+    """In mort subite (FISF 2023 3.8.3) no slip is taken from or for a player eliminated at
+    an earlier round already scored (``game_eliminations``)."""
+    if round.game.formula != SUDDEN_DEATH:
+        return
+    out_at = game_eliminations(game=round.game, published_only=False, before=round.number).get(
+        player.pk
+    )
+    if out_at is not None:
+        raise SlipRefused(
+            _(
+                "%(player)s was eliminated at round %(out)s of this mort subite game: no slip "
+                "is taken from or for them (FISF 2023, 3.8.3)."
+            )
+            % {"player": player.name, "out": out_at},
+            code="eliminated",
+            data={"eliminated_at": out_at},
         )
 
 
@@ -471,6 +494,7 @@ def _slip_submit(
             code="not_your_event",
         )
     _check_taken(event, player)
+    _check_still_in(round, player)
     arbiter = source == Submission.Source.ARBITER
     if arbiter:
         _check_arbiter_entry(round, entered_by)

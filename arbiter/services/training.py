@@ -7,9 +7,12 @@ it comes after the attempt's clock for the round plus the event's grace, and is 
 as the room's would be. Nothing here writes a room's slip, ruling or standings, nor the audit
 log (a training is not a director's action, and the room's pages do not follow it).
 
-Modes: ``replay``, one slip per round as in the room; ``topping`` (after Eliot's), tries
-until one is a move worth the top; the round scores the seconds it took, and a round whose time
-runs out scores its time plus ``TOPPING_TIMEOUT_PENALTY``.
+Modes: ``replay``, one slip per round as in the room; ``topping`` (FISF 2023 3.8.4, after
+Eliot's), tries until one is a move worth the top; the round scores the seconds it took, and a
+round whose time runs out scores its time plus ``TOPPING_TIMEOUT_PENALTY``, 3.8.4's 20 s: « Si
+la solution n'est pas trouvée dans le temps imparti (généralement, une minute par coup), elle
+est donnée au joueur moyennant une pénalité de 20 secondes. » Its time is a minute a round
+(``TOPPING_SECONDS``) unless the player chooses another.
 
 Claims: a round ends once (a conditional UPDATE on ``round_started_at``); a second request for
 the same round (a double tap, the clock's own timeout) finds nothing to claim and changes
@@ -34,7 +37,10 @@ from tournament.selectors import round_last_published
 from tournament.services.audit import audit_record
 from tournament.vocabulary import slips_end
 
-TOPPING_TIMEOUT_PENALTY = 60  # seconds added to a topping round whose time ran out
+# FISF 2023 3.8.4: the top not found in the time given is given with a 20-second penalty; the
+# time given is « généralement, une minute par coup ».
+TOPPING_TIMEOUT_PENALTY = 20
+TOPPING_SECONDS = 60
 ROUND_SECONDS_MIN, ROUND_SECONDS_MAX = 10, 3600
 
 
@@ -83,7 +89,12 @@ def training_start(
         raise TrainingRefused(
             _("Unknown training mode %(mode)s.") % {"mode": mode}, code="training_mode"
         )
-    seconds = game.event.round_seconds if round_seconds is None else round_seconds
+    if round_seconds is not None:
+        seconds = round_seconds
+    elif mode == TrainingAttempt.Mode.TOPPING:
+        seconds = TOPPING_SECONDS
+    else:
+        seconds = game.event.round_seconds
     if not ROUND_SECONDS_MIN <= seconds <= ROUND_SECONDS_MAX:
         raise TrainingRefused(
             _("The time per round is from %(low)s to %(high)s seconds.")

@@ -250,6 +250,11 @@
     }
     if (game && game.status === "finished") badge.textContent = gettext("game over");
     if (game && game.formula_label) label.textContent += " · " + game.formula_label;
+    var death = state.sudden_death;  // mort subite (3.8.3): still in, or out at which round
+    if (death) {
+      label.textContent += " · " + (death.eliminated_at ? interpolate(gettext("you are out since round %s"), [death.eliminated_at]) : interpolate(ngettext("still in (%s player)", "still in (%s players)", death.still_in), [death.still_in]));
+      if (death.eliminated_at) sayOnce("out:" + death.eliminated_at, interpolate(gettext("You are out since round %s."), [death.eliminated_at]));
+    }
     renderRack(round);
     if (game && game.status === "finished") sayOnce("over:" + game.number, gettext("The game is over."));
     keepAwake();

@@ -95,6 +95,7 @@
     var key = JSON.stringify(data.standings);
     box.hidden = !data.standings.length;
     var title = data.simultaneous ? gettext("One ranking over every room") : data.finished ? gettext("Final standings") : interpolate(ngettext("Standings after %s round", "Standings after %s rounds", data.standings_rounds), [data.standings_rounds]);
+    if (data.sudden_death) title += " · " + interpolate(ngettext("%s player still in", "%s players still in", data.still_in), [data.still_in]);
     el("standings-title").textContent = title + (data.filter ? " · " + data.filter : "");
     if (key === standingsKey) return;
     standingsKey = key;
@@ -108,6 +109,10 @@
       li.appendChild(name);
       li.appendChild(make("span", "total", String(row.total)));
       li.appendChild(make("span", "gap", row.gap ? String(row.gap) : ""));
+      if (row.eliminated_at) {  // mort subite: out at that round
+        li.className = "eliminated";
+        li.appendChild(make("span", "out", interpolate(gettext("out at round %s"), [row.eliminated_at])));
+      }
       return li;
     }));
     paginate();

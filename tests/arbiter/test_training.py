@@ -147,6 +147,42 @@ def test_topping_keeps_trying_until_the_top_and_scores_the_seconds(played: Game)
     assert training_summary(attempt).topping_seconds == 32 + 120 + TOPPING_TIMEOUT_PENALTY
 
 
+def test_topping_keeps_the_texts_minute_and_gives_a_top_not_found_with_20_seconds(
+    played: Game,
+) -> None:
+    """FISF 2023 3.8.4: « Si la solution n'est pas trouvée dans le temps imparti
+    (généralement, une minute par coup), elle est donnée au joueur moyennant une pénalité de
+    20 secondes. » With no time chosen a topping round has a minute (a replay, the game's)."""
+    attempt = training_start(
+        game=played, user=None, name="", mode="topping", round_seconds=None, now=T0
+    )
+    assert attempt.round_seconds == 60 != played.event.round_seconds
+    replay = training_start(
+        game=played, user=None, name="", mode="replay", round_seconds=None, now=T0
+    )
+    assert replay.round_seconds == played.event.round_seconds
+    # A wrong try within the minute: the round goes on; the minute out, nothing found yet.
+    miss = training_slip_submit(
+        attempt=attempt, word="ZZZZ", ref="H8", score=None, now=T0 + dt.timedelta(seconds=59)
+    )
+    assert not miss.round_over
+    assert training_time_up(attempt=attempt, now=T0 + dt.timedelta(seconds=59.5)) is None
+    given = training_time_up(attempt=attempt, now=T0 + dt.timedelta(seconds=60))
+    assert given is not None and given.counts and not given.found_top
+    assert given.topping_seconds == 60 + 20
+    # A try after the minute (and the grace) ends the round the same way: the time and 20 s.
+    attempt = training_next(attempt=attempt, now=T0 + dt.timedelta(seconds=70))
+    late = training_slip_submit(
+        attempt=attempt,
+        word="ZZZZ",
+        ref="H8",
+        score=None,
+        now=T0 + dt.timedelta(seconds=70 + 60 + played.event.grace_seconds + 1),
+    )
+    assert late.round_over and late.slip.topping_seconds == 60 + 20
+    assert training_summary(attempt).topping_seconds == 80 + 80
+
+
 def test_a_game_not_open_for_training_is_refused(played: Game) -> None:
     played.training_open = False
     played.save(update_fields=["training_open"])

@@ -36,6 +36,7 @@ pytestmark = pytest.mark.usefixtures("movegen_engine")  # each test on both engi
         ("joker+7sur8", "joker+7sur8", 8, 7, {7: 50}, True, False),
         (" 7ET8 + Joker ", "joker+7et8", 8, 8, {7: 50, 8: 75}, True, False),
         ("789+joker", "joker+789", 9, 9, {7: 50, 8: 75, 9: 100}, True, False),
+        ("Mortsubite", "mortsubite", 7, 7, {7: 50}, False, False),
     ],
 )
 def test_each_formula_of_the_regulation_reads_with_its_rack_its_bonuses_and_its_joker(
@@ -53,6 +54,9 @@ def test_each_formula_of_the_regulation_reads_with_its_rack_its_bonuses_and_its_
     assert (formula.joker, formula.detonante) == (joker, detonante)
     assert eval(repr(formula)) == formula  # a pasteable repr
     assert Formula.parse(formula.name) == formula
+    # mort subite (3.8.3) is a competition: its racks and moves are standard duplicate's
+    assert formula.sudden_death == (name == "mortsubite")
+    assert formula.play == (Formula() if name == "mortsubite" else formula)
 
 
 @pytest.mark.parametrize(
@@ -66,6 +70,8 @@ def test_each_formula_of_the_regulation_reads_with_its_rack_its_bonuses_and_its_
         ("joker+detonante", "formula_combination"),
         ("detonante+7sur8", "formula_combination"),
         ("joker+joker", "formula_combination"),
+        ("joker+mortsubite", "formula_combination"),
+        ("mortsubite+7et8", "formula_combination"),
     ],
 )
 def test_a_formula_the_text_does_not_define_or_combine_is_refused_with_its_code(

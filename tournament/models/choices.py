@@ -35,6 +35,7 @@ class Formula(models.TextChoices):
     JOKER_SEPT_SUR_HUIT = "joker+7sur8", _("Joker, 7 sur 8")
     JOKER_SEPT_ET_HUIT = "joker+7et8", _("Joker, 7 et 8")
     JOKER_SEPT_HUIT_NEUF = "joker+789", _("Joker, 7, 8 et 9")
+    MORT_SUBITE = "mortsubite", _("Mort subite")
 
 
 class Language(models.TextChoices):

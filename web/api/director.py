@@ -199,6 +199,7 @@ def _row_json(row: StandingRow) -> Shape:
         "warnings": row.warnings,
         "penalties": row.penalties,
         "withdrawn": row.withdrawn,
+        "eliminated_at": row.eliminated_at,
     }
 
 
@@ -207,6 +208,7 @@ def _standings_json(standings: Standings, only: PlayerFilter) -> Shape:
         {
             "rounds": standings.rounds,
             "top_total": standings.top_total,
+            "sudden_death": standings.sudden_death,
             "filter": {name: getattr(only, name) for name in PARAMETERS},
             "rows": [_row_json(row) for row in standings.rows],
         }

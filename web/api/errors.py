@@ -29,6 +29,7 @@ PLAY_REFUSAL_STATUS = {
     "not_your_event": status.HTTP_403_FORBIDDEN,
     "revoked": status.HTTP_403_FORBIDDEN,
     "withdrawn": status.HTTP_403_FORBIDDEN,
+    "eliminated": status.HTTP_403_FORBIDDEN,  # out of a mort subite game (FISF 2023 3.8.3)
     "event_closed": status.HTTP_409_CONFLICT,
     "round_not_open": status.HTTP_409_CONFLICT,
     "round_paused": status.HTTP_409_CONFLICT,

@@ -209,6 +209,13 @@ class SlipHistorySerializer(serializers.Serializer[Shape]):
     )
 
 
+class _SuddenDeathSerializer(serializers.Serializer[Shape]):
+    eliminated_at = serializers.IntegerField(
+        allow_null=True, help_text="The round this player was eliminated at; null: still in."
+    )
+    still_in = serializers.IntegerField(help_text="How many players are still in.")
+
+
 class StateSerializer(serializers.Serializer[Shape]):
     version = serializers.CharField(
         help_text="Changes whenever anything shown changes (also the ETag)."
@@ -242,6 +249,10 @@ class StateSerializer(serializers.Serializer[Shape]):
     standings = StandingLineSerializer(allow_null=True, help_text="This player's line.")
     slips = SlipHistorySerializer(
         many=True, help_text="This player's slips in the game, newest first (play_slips)."
+    )
+    sudden_death = _SuddenDeathSerializer(
+        required=False,
+        help_text="Only in a mort subite game (FISF 2023 3.8.3): whether this player is out.",
     )
 
 
@@ -475,7 +486,7 @@ class GameOutSerializer(serializers.Serializer[Shape]):
     board_layout = serializers.CharField()
     formula = serializers.CharField(
         help_text="standard, or an original formula: joker, 7sur8, 7et8, 789, detonante, "
-        "joker+7sur8, joker+7et8, joker+789 (docs/formulas.md)."
+        "joker+7sur8, joker+7et8, joker+789, mortsubite (docs/formulas.md)."
     )
     end_reason = serializers.CharField(allow_blank=True)
 
@@ -534,6 +545,11 @@ class StandingRowSerializer(serializers.Serializer[Shape]):
     warnings = serializers.IntegerField()
     penalties = serializers.IntegerField()
     withdrawn = serializers.BooleanField()
+    eliminated_at = serializers.IntegerField(
+        allow_null=True,
+        help_text="Mort subite (FISF 2023 3.8.3): the round the player was eliminated at; "
+        "null while still in (and in any other formula).",
+    )
 
 
 class StandingsFilterSerializer(serializers.Serializer[Shape]):
@@ -546,6 +562,9 @@ class StandingsFilterSerializer(serializers.Serializer[Shape]):
 class StandingsOutSerializer(serializers.Serializer[Shape]):
     rounds = serializers.IntegerField()
     top_total = serializers.IntegerField()
+    sudden_death = serializers.BooleanField(
+        help_text="A mort subite game's: still in first, then those out, latest first."
+    )
     filter = StandingsFilterSerializer()
     rows = StandingRowSerializer(many=True)
 

@@ -19,6 +19,7 @@ from arbiter.selectors.console import (
     round_rulings,
     table_slips,
 )
+from arbiter.state import formula_of
 from tournament.errors import ApplicationError
 from tournament.models import AuditEntry, Game, Round
 from tournament.models.slip import RULING_CHOICES_SHOWN
@@ -250,4 +251,7 @@ def _slip_entry_page(
         "second": request.GET.get("entry") == "second" or bool(typed and typed.get("check")),
         "mismatches": [] if current is None else double_entry_mismatches(round=current),
     }
+    formula = formula_of(game)  # the game's formula rules the entries (docs/formulas.md)
+    context["rack_size"] = formula.rack_size
+    context["bonuses"] = () if formula.play.is_standard else formula.bonuses
     return render(request, "console/slip_entry.html", context, status=status)

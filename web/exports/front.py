@@ -24,6 +24,7 @@ from django.utils.translation import gettext, gettext_noop
 from arbiter.selectors.standings import PlayerFilter
 from arbiter.state import lexicon_info
 from tournament.models import Event
+from tournament.models.choices import Formula
 from tournament.services.events import AUDIENCE_FIELDS, POLICY_FIELDS
 from web.forms import EVENT_LABELS
 from web.sheet_writer import Cell, Row, Sheet
@@ -111,6 +112,13 @@ def event_sheet(
         yield (str(EVENT_LABELS["starts_on"]), event.starts_on, None)
         yield (str(EVENT_LABELS["venue"]), event.venue, None)
         yield (gettext("Word list"), word_list_shown(event), None)
+        # Each game played in an original formula (FISF 2023 3.8; docs/formulas.md), named
+        for game in event.games.exclude(formula=Formula.STANDARD).order_by("number"):
+            yield (
+                gettext("Formula"),
+                str(game.get_formula_display()),
+                gettext("Game %(number)s") % {"number": game.number},
+            )
         yield (gettext("Exported at"), exported, event.time_zone)
         if only is not None and not only.is_empty:
             yield (gettext("Players shown"), player_filter_label(only), None)

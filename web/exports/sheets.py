@@ -21,7 +21,7 @@ from django.utils.translation import gettext, gettext_noop
 from openpyxl.chart import LineChart, Reference
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
-from arbiter.selectors.standings import Standings, ranks_within
+from arbiter.selectors.standings import StandingRow, Standings, ranks_within
 from engine.tiles import rack_notation
 from tournament.models import Game, Round, Ruling
 from tournament.models.slip import ruling_label
@@ -153,6 +153,18 @@ def _awarded(game: Game, *, player_id: int | None = None) -> dict[tuple[int, int
     }
 
 
+def _status(row: StandingRow, standings: Standings) -> str | None:
+    """The Status column: withdrawn; in a mort subite game (FISF 2023 3.8.3) still in or the
+    round the player went out at; else empty."""
+    if row.withdrawn:
+        return gettext(WITHDRAWN)
+    if not standings.sudden_death:
+        return None
+    if row.eliminated_at is None:
+        return gettext("Still in")
+    return gettext("Out at round %(round)s") % {"round": row.eliminated_at}
+
+
 def standings_sheet(standings: Standings, *, title: str | None = None) -> Sheet:
     def rows() -> Iterator[Row]:
         for r in standings.rows:
@@ -168,7 +180,7 @@ def standings_sheet(standings: Standings, *, title: str | None = None) -> Sheet:
                 r.solos,
                 r.warnings,
                 r.penalties,
-                gettext(WITHDRAWN) if r.withdrawn else None,
+                _status(r, standings),
             )
 
     return Sheet(

@@ -123,6 +123,9 @@ def _state_json(
             "found": top.found,
         },
         "standings_rounds": state.standings.rounds,
+        # mort subite (FISF 2023 3.8.3): who is still in; each row's round out
+        "sudden_death": state.standings.sudden_death,
+        "still_in": state.standings.still_in if state.standings.sudden_death else None,
         "filter": player_filter_label(only) if only is not None else "",
         "simultaneous": simultaneous,
         "standings": [
@@ -133,6 +136,7 @@ def _state_json(
                 "total": row.total,
                 "gap": row.gap,
                 "room": row.room,
+                "eliminated_at": row.eliminated_at,
             }
             for row in state.standings.rows
         ]

@@ -26,6 +26,8 @@ from arbiter.selectors.training import room_rounds, training_round, training_sum
 from arbiter.services.training import (
     ROUND_SECONDS_MAX,
     ROUND_SECONDS_MIN,
+    TOPPING_SECONDS,
+    TOPPING_TIMEOUT_PENALTY,
     TrainingRefused,
     game_training_set,
     training_next,
@@ -172,6 +174,8 @@ def training_game(request: HttpRequest, key: str) -> HttpResponseBase:
             "modes": TrainingAttempt.Mode.choices,
             "seconds_min": ROUND_SECONDS_MIN,
             "seconds_max": ROUND_SECONDS_MAX,
+            "topping_seconds": TOPPING_SECONDS,
+            "topping_penalty": TOPPING_TIMEOUT_PENALTY,
             "error": error,
         },
         status=400 if error else 200,

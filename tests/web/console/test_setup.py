@@ -179,8 +179,12 @@ def test_games_are_added_random_predrawn_or_typed(client_for, director, event) -
     joker = post(client, event, "game", source="random", seed=5, formula="joker")
     assert said(joker)[0] == "Game 4 is added (random draw)."
     assert Game.objects.get(event=event, number=4).formula == "joker"
+    sudden = post(client, event, "game", source="random", seed=6, formula="mortsubite")
+    assert said(sudden)[0] == "Game 5 is added (random draw)."
+    assert Game.objects.get(event=event, number=5).formula == "mortsubite"
     page = client.get(reverse("console:setup", args=[event.slug])).content.decode()
     assert 'name="formula"' in page and "Joker" in page
+    assert 'value="mortsubite"' in page and "Mort subite" in page
 
 
 def test_roles_are_granted_and_only_a_director_sets_up(client_for, director, event) -> None:
