@@ -29,6 +29,7 @@ from tournament.selectors import (
     round_current,
     round_last_published,
 )
+from tournament.typography import percent_text
 from tournament.vocabulary import ruling_total
 
 STANDINGS_LEADERS = 10
@@ -77,7 +78,7 @@ def _standings_cached(*, event: Event) -> Standings:
     return standings
 
 
-def _row_json(row: StandingRow, standings: Standings) -> dict[str, Any]:
+def _row_json(row: StandingRow, standings: Standings, language: str) -> dict[str, Any]:
     return {
         "rank": row.rank,
         "name": row.name,
@@ -86,6 +87,7 @@ def _row_json(row: StandingRow, standings: Standings) -> dict[str, Any]:
         "total": row.total,
         "gap": row.gap,
         "top_pct": row.top_pct,
+        "top_pct_text": percent_text(row.top_pct, language),
         "withdrawn": row.withdrawn,
         "players": len(standings.rows),
         "rounds": standings.rounds,
@@ -96,15 +98,16 @@ def play_standings(*, player: Player, leaders: int = STANDINGS_LEADERS) -> dict[
     """The first places and the player's own line, from published rounds only."""
     standings = _standings_cached(event=player.event)
     mine = standings.row_of(player.pk)
+    language = player.event.language  # the event's, as its phones' pages speak it
     return {
         "rounds": standings.rounds,
         "top_total": standings.top_total,
         "players": len(standings.rows),
         "leaders": [
-            _row_json(r, standings) | {"me": r.player_id == player.pk}
+            _row_json(r, standings, language) | {"me": r.player_id == player.pk}
             for r in standings.rows[:leaders]
         ],
-        "me": _row_json(mine, standings) | {"me": True} if mine is not None else None,
+        "me": _row_json(mine, standings, language) | {"me": True} if mine is not None else None,
     }
 
 
@@ -324,7 +327,9 @@ def play_personal_many(
     rows = {row.player_id: row for row in standings.rows}  # row_of is a scan: once per player
     for pk, listed in mine.items():
         row = rows.get(pk)
-        listed["standings"] = _row_json(row, standings) | {"me": True} if row else None
+        listed["standings"] = (
+            _row_json(row, standings, event.language) | {"me": True} if row else None
+        )
     return mine
 
 

@@ -445,3 +445,55 @@ def test_the_printed_sheet_and_the_eliot_file_name_the_list_by_its_own_name(nigh
     eliot = client.get(reverse("exports:game_eliot", args=[event.slug, 1])).content.decode()
     for text in (html.unescape(sheet), eliot):
         assert name in text and "upload:" not in text
+
+
+# French typography (issue 35): a no-break space before : ; ? ! (never a plain one, never
+# none), "d’" before a name starting with a vowel, a game's status said in a sentence.
+# (A "?" after capitals is a rack's blank, FIIOOR?; keys, <kbd>?</kbd>, are left out.)
+LETTER_THEN_MARK = re.compile(r"[^\W\d_][:;!](?!//)|[^\W\d_A-Z]\?")
+SPACE_THEN_MARK = re.compile(r" [:;?!]")
+DE_BEFORE_VOWEL = re.compile(r"\b[Dd]e [AEIOUÀÂÉÈÊÎÔ]")
+
+
+def typography_faults(text: str) -> list[str]:
+    faults = []
+    for pattern in (LETTER_THEN_MARK, SPACE_THEN_MARK, DE_BEFORE_VOWEL):
+        faults += [text[max(0, m.start() - 25) : m.end() + 10] for m in pattern.finditer(text)]
+    return faults
+
+
+def test_every_page_of_a_french_night_follows_french_typography(night) -> None:
+    event, game, players, director, token = night
+    elodie = players[0]
+    elodie.licence = "123456"
+    elodie.save(update_fields=["licence"])
+    client = staff_client(director)
+    slug = event.slug
+    pages = {
+        "events": reverse("console:event_list"),
+        "event": reverse("console:event_detail", args=[slug]),
+        "setup": reverse("console:setup", args=[slug]),
+        "game": reverse("console:game", args=[slug, 1]),
+        "slips": reverse("console:slip_entry", args=[slug, 1]),
+        "rulings 1": reverse("console:round_rulings", args=[slug, 1, 1]),
+        "audit": reverse("console:audit", args=[slug, 1]),
+        "staff": reverse("console:staff", args=[slug]),
+        "import": reverse("console:players_import", args=[slug]),
+        "qr of Élodie": reverse("play:qr_player", args=[slug, elodie.pk]),
+        "history of Élodie": reverse("history:player", args=[elodie.licence]),
+        "print results": reverse("printing:event_results", args=[slug]),
+        "print cards": reverse("printing:score_cards", args=[slug, 1]),
+    }
+    left = {}
+    texts = {}
+    for name, url in pages.items():
+        response = client.get(url)
+        assert response.status_code == 200, (name, response.status_code)
+        texts[name] = page_text(re.sub(r"(?s)<kbd>.*?</kbd>", " ", response.content.decode()))
+        faults = typography_faults(texts[name])
+        if faults:
+            left[name] = faults
+    assert left == {}, left
+    assert "Partie 1\u00a0: en cours" in texts["game"]
+    assert "QR code d’Élodie Zéro" in texts["qr of Élodie"]
+    assert "Historique d’Élodie Zéro" in texts["history of Élodie"]
