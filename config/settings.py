@@ -1,6 +1,8 @@
 """Django settings, read from the environment through ``config.env``'s typed helpers.
 
-With no variable set the project runs embedded: DEBUG on, SQLite in ``var/db.sqlite3``,
+With no variable set the project runs embedded: DEBUG on (off under ``manage.py run_embedded``,
+which sets ``DEBUG=false`` unless DEBUG is given, and keeps a secret key in ``VAR_DIR``), SQLite
+in ``var/db.sqlite3``,
 Celery on a filesystem broker under ``var/celery/``. Production sets at least
 ``DEBUG=false``, ``SECRET_KEY``, ``ALLOWED_HOSTS``, ``DATABASE_URL`` and ``REDIS_URL``
 (docker/.env.example lists them all).

@@ -73,7 +73,8 @@ HEADERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 ALIASES = {alias: column for column, names in HEADERS.items() for said in names for alias in said}
 # The same headers as a person writes them, for the import page (a French club's sheet says
 # "Prénom" whatever the director's language): each column, its English then its French
-# headers. A test folds them back to ``HEADERS``, so the page names exactly what is read.
+# headers. A test folds them back to ``HEADERS``, so the page names what is read (all of it
+# but ``No licence``, which is ``N° licence`` typed without its sign).
 HEADERS_WRITTEN: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "name": (("name", "player", "surname", "last name"), ("Nom", "Joueur", "Nom du joueur")),
     FIRST_NAME: (("first name", "given name", "forename"), ("Prénom",)),
@@ -81,10 +82,10 @@ HEADERS_WRITTEN: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "category": (("category", "label", "group"), ("Étiquette", "Groupe")),
     "licence": (
         ("licence", "license", "licence number", "license number"),
-        ("Licence", "N° licence", "N° de licence", "No licence", "Numéro de licence"),
+        ("Licence", "N° licence", "N° de licence", "Numéro de licence"),  # and N° typed No
     ),
     "table": (("table", "table number"), ("Table", "N° table", "N° de table", "Numéro de table")),
-    "series": (("series", "serie"), ("Série", "Series")),
+    "series": (("series", "serie"), ("Série",)),
     "age_category": (
         ("age category", "age", "age group"),
         ("Catégorie", "Cat", "Catégorie d’âge", "Catégorie âge", "Âge"),

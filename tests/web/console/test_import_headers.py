@@ -21,11 +21,16 @@ from tournament.services.player_imports import (
 pytestmark = pytest.mark.django_db
 
 
+# Read but not shown: "N° licence" typed without its sign.
+UNSHOWN = {"licence": {"no licence"}}
+
+
 def test_the_headers_shown_are_exactly_the_headers_read() -> None:
     assert list(HEADERS_WRITTEN) == list(HEADERS)
     for column, (english, french) in HEADERS_WRITTEN.items():
         shown = {_folded(h) for h in english + french}
-        assert shown == set(HEADERS[column][0]) | set(HEADERS[column][1]), column
+        read = set(HEADERS[column][0]) | set(HEADERS[column][1])
+        assert shown == read - UNSHOWN.get(column, set()), column
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
