@@ -1,6 +1,8 @@
 """Django settings, read from the environment through ``config.env``'s typed helpers.
 
-With no variable set the project runs embedded: DEBUG on, SQLite in ``var/db.sqlite3``,
+With no variable set the project runs embedded: DEBUG on (off under ``manage.py run_embedded``,
+which sets ``DEBUG=false`` unless DEBUG is given, and keeps a secret key in ``VAR_DIR``), SQLite
+in ``var/db.sqlite3``,
 Celery on a filesystem broker under ``var/celery/``. Production sets at least
 ``DEBUG=false``, ``SECRET_KEY``, ``ALLOWED_HOSTS``, ``DATABASE_URL`` and ``REDIS_URL``
 (docker/.env.example lists them all).
@@ -54,6 +56,8 @@ if PUBLIC_URL_FOUND:
             "room's Wi-Fi (or plug in its cable), or set PUBLIC_URL=http://ADDRESS:PORT"
         )
     PUBLIC_URL = f"http://{LAN_ADDRESSES[0][1]}:{PORT}"
+# run_embedded (manage.py sets EMBEDDED_RUN for it, and DEBUG=false unless DEBUG is given).
+EMBEDDED_RUN = env_bool("EMBEDDED_RUN", False)
 DEBUG = env_bool("DEBUG", not LAN)
 if LAN and DEBUG:
     # Django's debug pages show the settings and the code to whoever reaches the site: on the
@@ -65,8 +69,9 @@ if LAN and DEBUG:
 
 DEV_SECRET_KEY = "django-insecure-DEV-ONLY-never-use-in-production-duplicate-scrabble"
 _secret_key = env_optional_str("SECRET_KEY")
-if _secret_key is None and LAN:
-    # The room's network run keeps a key of its own under VAR_DIR (config.secret).
+if _secret_key is None and (LAN or (EMBEDDED_RUN and not DEBUG)):
+    # The room's network run, and the embedded run without its debug pages, keep a key of
+    # their own under VAR_DIR (config.secret).
     _secret_key = secret_key_kept(VAR_DIR)
 if _secret_key is None:
     if not DEBUG:

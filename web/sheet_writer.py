@@ -50,6 +50,7 @@ from openpyxl.packaging.custom import IntProperty, StringProperty
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
+from tournament.typography import percent_excel_format, percent_number
 from web.rows_xml import BOLD, TIME, Cell, Row, RowWriter
 
 __all__ = ["Cell", "Progress", "Row", "Sheet", "csv_safe", "csv_write", "workbook_write"]
@@ -73,6 +74,9 @@ class Sheet:
     """One sheet: ``rows`` is any iterable (usually a generator, run only when written).
 
     ``formats`` maps a column index (0-based) to an Excel number format (``"0.00"``);
+    ``percents`` are the columns of percentages (17.2 for 17.2 %): shown as the language in
+    force writes them (``tournament.typography``: ``17,20 %`` in French, ``17.20%``), and
+    written in a CSV file as that number (``17,20`` under its ``Top %`` header);
     ``notes`` a column index to what the column counts, a note on its header cell;
     ``footer()`` gives a last row (a totals row), asked for once the rows are written, so it
     can add up what they streamed; ``finish(ws, rows_written)`` runs after the rows (the
@@ -86,6 +90,7 @@ class Sheet:
     finish: Callable[[WriteOnlyWorksheet, int], None] | None = None
     notes: dict[int, str] = field(default_factory=dict)
     footer: Callable[[], Row] | None = None
+    percents: tuple[int, ...] = ()
 
 
 @dataclass
@@ -156,7 +161,8 @@ def _sheet_write(ws: WriteOnlyWorksheet, sheet: Sheet, body: IO[str]) -> int:
         columns[get_column_letter(i)].width = width
     ws.freeze_panes = "A2"
     ws.append([_header_cell(ws, t, sheet.notes.get(i)) for i, t in enumerate(sheet.header)])
-    writer = RowWriter(ws, sheet.formats, body)
+    shown = percent_excel_format()
+    writer = RowWriter(ws, sheet.formats | dict.fromkeys(sheet.percents, shown), body)
     count = 0
     for row in rows:
         writer.write(row)
@@ -255,16 +261,23 @@ def csv_write(sheet: Sheet, out: IO[str]) -> int:
     separator, mark = CSV_DIALECTS.get(language, (",", "."))
     writer = csv.writer(out, delimiter=separator)
 
-    def cell(value: Cell) -> Cell:
+    percents = set(sheet.percents)
+
+    def cell(value: Cell, column: int = -1) -> Cell:
+        if column in percents and isinstance(value, float | int) and not isinstance(value, bool):
+            return percent_number(float(value), language)
         if mark != "." and isinstance(value, float | Decimal) and not isinstance(value, bool):
             return str(value).replace(".", mark)
         return csv_safe(value)
 
+    def line(values: Row) -> list[Cell]:
+        return [cell(v, i) for i, v in enumerate(values)]
+
     writer.writerow([cell(h) for h in sheet.header])
     count = 0
     for row in sheet.rows:
-        writer.writerow([cell(v) for v in row])
+        writer.writerow(line(row))
         count += 1
     if sheet.footer is not None:
-        writer.writerow([cell(v) for v in sheet.footer()])
+        writer.writerow(line(sheet.footer()))
     return count

@@ -31,6 +31,7 @@ from tournament.selectors import (
     round_current,
     round_last_published,
 )
+from tournament.typography import percent_text
 from tournament.vocabulary import ruling_total
 
 STANDINGS_LEADERS = 10
@@ -79,7 +80,7 @@ def _standings_cached(*, event: Event) -> Standings:
     return standings
 
 
-def _row_json(row: StandingRow, standings: Standings) -> dict[str, Any]:
+def _row_json(row: StandingRow, standings: Standings, language: str) -> dict[str, Any]:
     return {
         "rank": row.rank,
         "name": row.name,
@@ -88,6 +89,7 @@ def _row_json(row: StandingRow, standings: Standings) -> dict[str, Any]:
         "total": row.total,
         "gap": row.gap,
         "top_pct": row.top_pct,
+        "top_pct_text": percent_text(row.top_pct, language),
         "withdrawn": row.withdrawn,
         "players": len(standings.rows),
         "rounds": standings.rounds,
@@ -98,15 +100,16 @@ def play_standings(*, player: Player, leaders: int = STANDINGS_LEADERS) -> dict[
     """The first places and the player's own line, from published rounds only."""
     standings = _standings_cached(event=player.event)
     mine = standings.row_of(player.pk)
+    language = player.event.language  # the event's, as its phones' pages speak it
     return {
         "rounds": standings.rounds,
         "top_total": standings.top_total,
         "players": len(standings.rows),
         "leaders": [
-            _row_json(r, standings) | {"me": r.player_id == player.pk}
+            _row_json(r, standings, language) | {"me": r.player_id == player.pk}
             for r in standings.rows[:leaders]
         ],
-        "me": _row_json(mine, standings) | {"me": True} if mine is not None else None,
+        "me": _row_json(mine, standings, language) | {"me": True} if mine is not None else None,
     }
 
 
@@ -326,7 +329,9 @@ def play_personal_many(
     rows = {row.player_id: row for row in standings.rows}  # row_of is a scan: once per player
     for pk, listed in mine.items():
         row = rows.get(pk)
-        listed["standings"] = _row_json(row, standings) | {"me": True} if row else None
+        listed["standings"] = (
+            _row_json(row, standings, event.language) | {"me": True} if row else None
+        )
     if game.formula == SUDDEN_DEATH:  # mort subite (3.8.3): who is still in, from published
         out = game_eliminations(game=game)
         still_in = Player.objects.filter(event_id=event.pk).count() - len(out)

@@ -16,6 +16,7 @@ from typing import Any
 from arbiter.selectors.standings import Standings, standings_event, standings_game
 from tournament.models import Event, Game, Round, Ruling
 from tournament.selectors import game_current, round_current
+from tournament.typography import percent_text
 
 
 def initials(name: str) -> str:
@@ -40,6 +41,7 @@ def _rows(standings: Standings, event: Event) -> list[dict[str, Any]]:
             "total": row.total,
             "gap": row.gap,
             "top_pct": row.top_pct,
+            "top_pct_text": percent_text(row.top_pct, event.language),
         }
         for row in standings.rows
     ]

@@ -23,8 +23,10 @@
   function line(s) {
     var li = document.createElement("li");
     li.className = s.current ? "counts" : "replaced";
-    li.textContent = s.at + " · " + s.source + (s.by ? " (" + s.by + ")" : "") + ": " +
-      (s.ref || "-") + " " + s.word + " " + (s.score === null ? "-" : s.score) +
+    li.textContent = interpolate(gettext("%(when)s · %(source)s: %(slip)s"), {
+      when: s.at, source: s.source + (s.by ? " (" + s.by + ")" : ""),
+      slip: (s.ref || "-") + " " + s.word + " " + (s.score === null ? "-" : s.score)
+    }, true) +
       (s.late ? " · " + gettext("late") : "") + (s.current ? " · " + gettext("counts") : " · " + gettext("replaced"));
     return li;
   }

@@ -321,7 +321,7 @@
       parts.push(r);
     }
     var me = state.standings;
-    if (me) parts.push(el("p", "rank-line", interpolate(gettext("Rank %(rank)s of %(players)s · total %(total)s · gap %(gap)s"), {rank: me.rank, players: me.players, total: me.total, gap: me.gap}, true) + " (" + number(me.top_pct) + "\u00a0%)"));
+    if (me) parts.push(el("p", "rank-line", interpolate(gettext("Rank %(rank)s of %(players)s · total %(total)s · gap %(gap)s"), {rank: me.rank, players: me.players, total: me.total, gap: me.gap}, true) + " (" + me.top_pct_text + ")"));
     box.replaceChildren.apply(box, parts);
     sayOnce("result:" + result.round + ":" + (ruling ? ruling.code + ruling.total : ""),
       parts.map(spokenOf).join(" "));

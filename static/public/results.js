@@ -40,11 +40,6 @@
       return tr;
     }));
   }
-  // A percentage as the page's language writes it, with two decimals (100,00 in French), as the
-  // console and the exports write it.
-  function percent(n) {
-    return n.toLocaleString(document.documentElement.lang || undefined, {minimumFractionDigits: 2, maximumFractionDigits: 2});
-  }
   function render() {
     var s = state;
     if (!s.game) { el("sub").textContent = gettext("Waiting for the first game"); return; }
@@ -57,7 +52,7 @@
       return tile;
     }));
     el("standings-title").textContent = s.finished ? gettext("Final standings") : interpolate(ngettext("Standings after %s round", "Standings after %s rounds", s.standings_rounds), [s.standings_rounds]);
-    function standing(r) { return [[r.rank, "num"], [r.name, "name"], [r.total, "num"], [r.gap ? r.gap : "", "num"], [percent(r.top_pct), "num"]]; }
+    function standing(r) { return [[r.rank, "num"], [r.name, "name"], [r.total, "num"], [r.gap ? r.gap : "", "num"], [r.top_pct_text, "num"]]; }
     rows(el("standings").tBodies[0], s.standings, standing);
     el("event-standings-box").hidden = !s.event_standings.length;
     rows(el("event-standings").tBodies[0], s.event_standings, standing);

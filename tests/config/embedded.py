@@ -104,7 +104,8 @@ def run_embedded(var_dir: Path, env: dict[str, str], *args: str) -> Iterator[Emb
         )
     server = Embedded(process, port, var_dir)
     try:
-        server.wait_for("Started server process")  # gunicorn's uvicorn worker is serving
+        # gunicorn's uvicorn worker is serving (after migrate and collectstatic: DEBUG is off)
+        server.wait_for("Started server process", seconds=180)
         wait_for_port(port, process, var_dir / "run.log")
         yield server
     finally:

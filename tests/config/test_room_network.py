@@ -55,7 +55,7 @@ def test_listening_beyond_this_machine_with_debug_on_is_refused(tmp_path) -> Non
         "--host",
         "0.0.0.0",
         "--no-worker",
-        env={"VAR_DIR": str(tmp_path), "PORT": "8000"},
+        env={"VAR_DIR": str(tmp_path), "PORT": "8000", "DEBUG": "true"},
     )
     assert result.returncode == 1
     assert "--host 0.0.0.0 with DEBUG on" in result.stderr and "make run-lan" in result.stderr

@@ -7,8 +7,9 @@ English is recognised by its words: every word of the catalogues' English source
 list of common English words, less every word the French translations use (so "top", "solo",
 "score", "total", "table", "club" pass) and the names of the night (players, event, account).
 The event is French from the start, so its rulings' reasons are written in French when the
-slips are ruled. One thing is left out, on purpose and by name: the audit log's action codes
-(``code``: identifiers such as ``arbiter.round.opened``).
+slips are ruled. Two things are left out, on purpose and by name: the audit log's action codes
+(``code``: identifiers such as ``arbiter.round.opened``), and what a page marks as English
+(``lang="en"``: the import page's English headers, which the importer reads in any language).
 Screenshots: /tmp/fr-*.png.
 """
 
@@ -48,7 +49,7 @@ ALLOWED = {"player", "longname", "club", "night", "dora", "duplicate", "scrabble
 ALLOWED |= {"room"}  # the factories' venue, "Club room": data, not the interface
 ALLOWED |= {"québec"}  # a place (the rooms test names a room after it), in both languages
 PROBE = """() => {
-  const skip = (el) => el.closest('code, script, style, [hidden]');
+  const skip = (el) => el.closest('code, script, style, [hidden], [lang=en]');
   const out = [];
   const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   while (walk.nextNode()) {

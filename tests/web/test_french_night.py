@@ -84,6 +84,8 @@ def page_text(content: str) -> str:
     # Left out by name: scripts and styles, <code> (the audit log's action codes and data), and
     # the time zone's choices (IANA names such as America/New_York).
     content = re.sub(r"(?s)<(script|style|code)\b.*?</\1>", " ", content)
+    # What a page marks as English on purpose (the import page's English headers).
+    content = re.sub(r'(?s)<(td|span) lang="en">.*?</\1>', " ", content)
     content = re.sub(r'(?s)<select name="time_zone".*?</select>', " ", content)
     shown = re.findall(r'(?:title|placeholder|aria-label|alt)="([^"]*)"', content)
     text = re.sub(r"<[^>]+>", " ", content)
@@ -261,6 +263,10 @@ def test_every_export_of_a_french_night_has_no_english(night) -> None:
             )
         )
         texts = list(book.sheetnames) + [book.properties.title or "", book.properties.subject or ""]
+        # The custom properties Excel shows under File > Info, by their names (issue 35).
+        properties = {p.name for p in book.custom_doc_props.props}
+        assert properties == {"Liste de mots", "Mots"}, properties
+        texts += sorted(properties)
         for sheet in book.worksheets:
             for row in sheet.iter_rows(values_only=True):
                 texts += [str(v) for v in row if isinstance(v, str)]
@@ -445,3 +451,55 @@ def test_the_printed_sheet_and_the_eliot_file_name_the_list_by_its_own_name(nigh
     eliot = client.get(reverse("exports:game_eliot", args=[event.slug, 1])).content.decode()
     for text in (html.unescape(sheet), eliot):
         assert name in text and "upload:" not in text
+
+
+# French typography (issue 35): a no-break space before : ; ? ! (never a plain one, never
+# none), "d’" before a name starting with a vowel, a game's status said in a sentence.
+# (A "?" after capitals is a rack's blank, FIIOOR?; keys, <kbd>?</kbd>, are left out.)
+LETTER_THEN_MARK = re.compile(r"[^\W\d_][:;!](?!//)|[^\W\d_A-Z]\?")
+SPACE_THEN_MARK = re.compile(r" [:;?!]")
+DE_BEFORE_VOWEL = re.compile(r"\b[Dd]e [AEIOUÀÂÉÈÊÎÔ]")
+
+
+def typography_faults(text: str) -> list[str]:
+    faults = []
+    for pattern in (LETTER_THEN_MARK, SPACE_THEN_MARK, DE_BEFORE_VOWEL):
+        faults += [text[max(0, m.start() - 25) : m.end() + 10] for m in pattern.finditer(text)]
+    return faults
+
+
+def test_every_page_of_a_french_night_follows_french_typography(night) -> None:
+    event, game, players, director, token = night
+    elodie = players[0]
+    elodie.licence = "123456"
+    elodie.save(update_fields=["licence"])
+    client = staff_client(director)
+    slug = event.slug
+    pages = {
+        "events": reverse("console:event_list"),
+        "event": reverse("console:event_detail", args=[slug]),
+        "setup": reverse("console:setup", args=[slug]),
+        "game": reverse("console:game", args=[slug, 1]),
+        "slips": reverse("console:slip_entry", args=[slug, 1]),
+        "rulings 1": reverse("console:round_rulings", args=[slug, 1, 1]),
+        "audit": reverse("console:audit", args=[slug, 1]),
+        "staff": reverse("console:staff", args=[slug]),
+        "import": reverse("console:players_import", args=[slug]),
+        "qr of Élodie": reverse("play:qr_player", args=[slug, elodie.pk]),
+        "history of Élodie": reverse("history:player", args=[elodie.licence]),
+        "print results": reverse("printing:event_results", args=[slug]),
+        "print cards": reverse("printing:score_cards", args=[slug, 1]),
+    }
+    left = {}
+    texts = {}
+    for name, url in pages.items():
+        response = client.get(url)
+        assert response.status_code == 200, (name, response.status_code)
+        texts[name] = page_text(re.sub(r"(?s)<kbd>.*?</kbd>", " ", response.content.decode()))
+        faults = typography_faults(texts[name])
+        if faults:
+            left[name] = faults
+    assert left == {}, left
+    assert "Partie 1\u00a0: en cours" in texts["game"]
+    assert "QR code d’Élodie Zéro" in texts["qr of Élodie"]
+    assert "Historique d’Élodie Zéro" in texts["history of Élodie"]

@@ -1,4 +1,5 @@
-"""``manage.py run_embedded`` end to end, as a person runs it: server, login, demo, stop."""
+"""``manage.py run_embedded`` end to end, as a person runs it: server, login, demo, stop; with
+DEBUG off (the site's own pages, in the reader's language) and the static files still served."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -48,8 +50,10 @@ def _wait_until_gone(var_dir: Path, seconds: float) -> list[int]:
 
 
 def _start(var_dir: Path, port: int) -> subprocess.Popen[bytes]:
-    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DATABASE_URL"}}
-    env.update(VAR_DIR=str(var_dir), PYTHONUNBUFFERED="1", DEBUG="true")
+    scrub = {"REDIS_URL", "DATABASE_URL", "DEBUG", "SECRET_KEY", "EMBEDDED_RUN", "STATIC_ROOT"}
+    env = {k: v for k, v in os.environ.items() if k not in scrub}
+    # As make run starts it: no DEBUG given (run_embedded runs with it off).
+    env.update(VAR_DIR=str(var_dir), PYTHONUNBUFFERED="1", STATIC_ROOT=str(var_dir / "static"))
     with (var_dir / "run.log").open("wb") as log:
         return subprocess.Popen(
             [sys.executable, "manage.py", "run_embedded", "--port", str(port)],
@@ -63,7 +67,7 @@ def _start(var_dir: Path, port: int) -> subprocess.Popen[bytes]:
 
 def _wait_for_worker(var_dir: Path) -> None:
     log = var_dir / "log" / "worker.log"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 180  # after migrate and collectstatic, on a busy machine
     while not (log.exists() and "ready." in log.read_text()):
         assert time.monotonic() < deadline, log.read_text() if log.exists() else "no log"
         time.sleep(0.3)
@@ -74,7 +78,7 @@ def test_run_embedded_serves_the_demo_to_the_director_and_stops_its_worker(tmp_p
     server = _start(tmp_path, port)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 180  # migrate and collectstatic first, on a busy machine
         while True:
             try:
                 with urllib.request.urlopen(f"{base}/healthz", timeout=2) as response:
@@ -101,6 +105,26 @@ def test_run_embedded_serves_the_demo_to_the_director_and_stops_its_worker(tmp_p
         assert "<dd>12</dd>" in events  # players
         css = browser.open(f"{base}/static/site.css").read()
         assert b"--accent" in css
+        # The pages name the collected, cache-busted files, and those are served too.
+        hashed = re.search(r'href="(/static/site\.[0-9a-f]{12}\.css)"', events)
+        assert hashed, "the page does not name the collected style sheet"
+        assert b"--accent" in browser.open(f"{base}{hashed[1]}").read()
+        assert (tmp_path / "secret_key").exists()  # its own key, not the public one
+
+        # No debug page: an unknown address answers the site's 404, in the reader's language.
+        for language, words in (("fr", "Rien ici"), ("en", "Nothing here")):
+            request = urllib.request.Request(
+                f"{base}/no-such-page/", headers={"Accept-Language": language}
+            )
+            try:
+                browser.open(request)
+            except urllib.error.HTTPError as answer:
+                status, page = answer.code, answer.read().decode()
+            else:
+                raise AssertionError("an unknown page answered 200")
+            assert status == 404
+            assert words in page and 'data-status="404"' in page
+            assert "Django tried these URL patterns" not in page and "DEBUG = True" not in page
 
         _wait_for_worker(tmp_path)
     finally:

@@ -6,6 +6,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tournament.models.choices import BoardLayout, Formula, TileSet, in_choices
 from tournament.models.event import Event
@@ -26,9 +27,10 @@ class GameSource(models.TextChoices):
 
 
 class GameStatus(models.TextChoices):
-    SETUP = "setup", _("Setup")
-    RUNNING = "running", _("Running")
-    FINISHED = "finished", _("Finished")
+    # A game's own words (French: "partie", feminine: "terminée"), apart from an event's.
+    SETUP = "setup", pgettext_lazy("game status", "Setup")
+    RUNNING = "running", pgettext_lazy("game status", "Running")
+    FINISHED = "finished", pgettext_lazy("game status", "Finished")
 
 
 class Game(models.Model):

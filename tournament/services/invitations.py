@@ -23,6 +23,7 @@ from django.utils.translation import gettext, gettext_lazy
 from tournament.errors import ApplicationError
 from tournament.models import Event, EventRole, Invitation
 from tournament.services.audit import audit_record
+from tournament.typography import elided
 
 SALT = "tournament.invitation"
 DAYS_VALID = 7
@@ -140,8 +141,10 @@ def invitation_revoke(*, invitation: Invitation, actor: User | None) -> Invitati
     if not claimed:
         state = invitation.state(at=now)
         raise ApplicationError(
-            gettext("The invitation for %(name)s is already %(state)s: nothing to revoke.")
-            % {"name": invitation.name, "state": state},
+            elided(
+                gettext("The invitation for %(name)s is already %(state)s: nothing to revoke.")
+                % {"name": invitation.name, "state": state}
+            ),
             code=f"invitation_{state}",
         )
     audit_record(

@@ -71,6 +71,26 @@ HEADERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
 }
 ALIASES = {alias: column for column, names in HEADERS.items() for said in names for alias in said}
+# The same headers as a person writes them, for the import page (a French club's sheet says
+# "Prénom" whatever the director's language): each column, its English then its French
+# headers. A test folds them back to ``HEADERS``, so the page names what is read (all of it
+# but ``No licence``, which is ``N° licence`` typed without its sign).
+HEADERS_WRITTEN: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "name": (("name", "player", "surname", "last name"), ("Nom", "Joueur", "Nom du joueur")),
+    FIRST_NAME: (("first name", "given name", "forename"), ("Prénom",)),
+    "club": (("club",), ("Club",)),
+    "category": (("category", "label", "group"), ("Étiquette", "Groupe")),
+    "licence": (
+        ("licence", "license", "licence number", "license number"),
+        ("Licence", "N° licence", "N° de licence", "Numéro de licence"),  # and N° typed No
+    ),
+    "table": (("table", "table number"), ("Table", "N° table", "N° de table", "Numéro de table")),
+    "series": (("series", "serie"), ("Série",)),
+    "age_category": (
+        ("age category", "age", "age group"),
+        ("Catégorie", "Cat", "Catégorie d’âge", "Catégorie âge", "Âge"),
+    ),
+}
 # What a refused header lists, in the page's language: each column's first name in it.
 SHOWN = {
     "en": ("name", "first name", "club", "category", "licence", "table", "series", "age category"),

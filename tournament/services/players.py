@@ -12,6 +12,7 @@ from tournament.errors import ApplicationError
 from tournament.models import Event, LicenceConfirmation, Player
 from tournament.models.player import token_new
 from tournament.services.audit import audit_record
+from tournament.typography import elided
 from tournament.vocabulary import TABLE_MAX, TABLE_MIN, control_character_in, is_noncharacter
 
 
@@ -166,7 +167,7 @@ def player_token_revoke(*, player: Player, actor: User | None) -> Player:
     player = Player.objects.select_for_update().get(pk=player.pk)
     if player.token_revoked_at is not None:
         raise ApplicationError(
-            gettext("%(name)s's access is already revoked.") % {"name": player.name},
+            elided(gettext("%(name)s's access is already revoked.") % {"name": player.name}),
             code="already_revoked",
         )
     player.token_revoked_at = timezone.now()

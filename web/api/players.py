@@ -20,6 +20,7 @@ from tournament.errors import ApplicationError
 from tournament.models import Player
 from tournament.services.player_imports import MAX_BYTES, players_import
 from tournament.services.players import player_token_reissue, player_token_revoke
+from tournament.typography import elided
 from web.api.serializers import EventPlayerSerializer, StaffErrorSerializer
 from web.api.staff_events import DirectorAPIView, _one, _player
 
@@ -48,7 +49,7 @@ class PlayerTokenRevokeView(DirectorAPIView):
         player = player_token_revoke(
             player=_one(Player.objects, player_id, "player", event), actor=user
         )
-        detail = gettext("%(name)s's QR code no longer works.") % {"name": player.name}
+        detail = elided(gettext("%(name)s's QR code no longer works.") % {"name": player.name})
         return Response({"detail": detail, "player": _player(player)})
 
 

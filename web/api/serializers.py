@@ -85,6 +85,9 @@ class StandingLineSerializer(serializers.Serializer[Shape]):
     total = serializers.IntegerField()
     gap = serializers.IntegerField()
     top_pct = serializers.FloatField()
+    top_pct_text = serializers.CharField(
+        help_text="The percentage as the event's language writes it (17,20 % or 17.20%)."
+    )
     players = serializers.IntegerField()
     rounds = serializers.IntegerField()
     me = serializers.BooleanField()

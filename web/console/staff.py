@@ -38,6 +38,7 @@ from tournament.services.players import (
     player_withdrawn_said,
 )
 from tournament.services.users import event_role_remove, event_role_removed_said
+from tournament.typography import elided
 from web.event_setup import invitation_link
 from web.forms import form_error
 from web.permissions import DIRECTOR, AuthenticatedHttpRequest, event_roles
@@ -60,7 +61,7 @@ class InviteForm(forms.Form):
 
 def _qr_svg(link: str, name: str) -> str:
     return segno.make(link, error="m").svg_inline(
-        scale=3, omitsize=True, title=gettext("Invitation of %(name)s") % {"name": name}
+        scale=3, omitsize=True, title=elided(gettext("Invitation of %(name)s") % {"name": name})
     )
 
 
@@ -117,9 +118,10 @@ def _revoke(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> 
     invitation = invitation_revoke(
         invitation=get_object_or_404(Invitation, pk=pk, event=event), actor=request.user
     )
-    return gettext("The invitation for %(name)s is revoked: its link no longer works.") % {
-        "name": invitation.name
-    }
+    return elided(
+        gettext("The invitation for %(name)s is revoked: its link no longer works.")
+        % {"name": invitation.name}
+    )
 
 
 def _role_remove(request: AuthenticatedHttpRequest, event: Event, pk: int | None) -> str:

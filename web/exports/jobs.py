@@ -27,6 +27,7 @@ from tournament.models import Event, ExportJob, Game
 from tournament.models.export import exports_dir
 from tournament.services.audit import audit_record
 from tournament.services.progress import progress_report
+from tournament.typography import elided
 from web.exports import event_workbook_write, game_workbook_write
 
 log = logging.getLogger(__name__)
@@ -43,8 +44,10 @@ def export_job_request(
 
     if game is not None and game.event_id != event.pk:
         raise ApplicationError(
-            gettext("Game %(number)s is not a game of %(name)s.")
-            % {"number": game.number, "name": event.name},
+            elided(
+                gettext("Game %(number)s is not a game of %(name)s.")
+                % {"number": game.number, "name": event.name}
+            ),
             code="not_a_game_of_the_event",
         )
     user = actor if isinstance(actor, AbstractBaseUser) else None

@@ -122,7 +122,6 @@ SLIPS_HEADER = [
     # The case of rules.md that ruled the slip, with the federation's article (issue 28).
     gettext_noop("Article"),
 ]
-PERCENT = "0.00"
 
 
 def _in_language(header: list[str]) -> list[str | int]:
@@ -187,7 +186,7 @@ def standings_sheet(standings: Standings, *, title: str | None = None) -> Sheet:
         title=title or gettext("Standings"),
         header=_in_language(STANDINGS_HEADER),
         rows=rows(),
-        formats={5: PERCENT},
+        percents=(5,),
         notes=column_notes(STANDINGS_HEADER),
     )
 
@@ -222,7 +221,7 @@ def ranking_sheet(standings: Standings, *, title: str | None = None) -> Sheet:
         title=title or gettext("Ranking"),
         header=_in_language(RANKING_HEADER),
         rows=rows(),
-        formats={RANKING_HEADER.index("Top %"): PERCENT},
+        percents=(RANKING_HEADER.index("Top %"),),
         notes=column_notes(RANKING_HEADER)
         | {RANKING_HEADER.index(name): gettext(n) for name, n in RANKING_NOTES.items()},
     )

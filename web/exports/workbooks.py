@@ -21,7 +21,7 @@ import zipfile
 from typing import IO
 
 from django.utils import translation
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext, gettext_noop, pgettext
 
 from arbiter.selectors.standings import (
     PlayerFilter,
@@ -84,17 +84,19 @@ def event_sheets(event: Event, *, only: PlayerFilter | None = None) -> list[Shee
     return [*sheets, categories_sheet(standings)]
 
 
-WORD_LIST = "Word list"  # the custom properties naming the list played and its size
-WORDS = "Words"
+# The custom properties naming the list played and its size, in the workbook's language (Excel
+# shows their names under File > Info > Properties).
+WORD_LIST = gettext_noop("Word list")
+WORDS = gettext_noop("Words")
 
 
 def _about(title: str, lexicons: list[str]) -> About:
     """The workbook's properties: its title, the word list(s) played as its subject, and the
     list's name and word count as custom properties (the first list, if games differ)."""
     infos = [lexicon_info(name) for name in dict.fromkeys(lexicons)]
-    custom: dict[str, str | int] = {WORD_LIST: infos[0].name}
+    custom: dict[str, str | int] = {gettext(WORD_LIST): infos[0].name}
     if infos[0].words is not None:
-        custom[WORDS] = infos[0].words
+        custom[gettext(WORDS)] = infos[0].words
     return About(title=title, subject="; ".join(i.label for i in infos), custom=custom)
 
 

@@ -110,7 +110,7 @@ def history_sheet(history: History) -> Sheet:
             gettext("Solos"),
         ],
         rows=rows(),
-        formats={10: "0.00"},
+        percents=(10,),
         notes={12: gettext("Rounds where the player alone found the top (a solo bonus).")},
     )
 
@@ -259,7 +259,8 @@ def season_sheet(ranking: SeasonRanking) -> Sheet:
         title=gettext("Season"),
         header=header,
         rows=rows(),
-        formats={i: "0.00" for i in range(5, 6 + len(events))},
+        formats={5: "0.00"},  # a sum of percentages, not one
+        percents=tuple(range(6, 6 + len(events))),
         notes={
             5: gettext(
                 "The sum of the percentages of the top that count (every night, or the best N)."

@@ -24,6 +24,7 @@ from tournament.errors import ApplicationError
 from tournament.models import Event, Player
 from tournament.selectors import player_by_token
 from tournament.services.players import player_token_reissue, player_token_revoke
+from tournament.typography import elided
 from web.authentication import (
     PLAY_COOKIE,
     PLAY_COOKIE_MAX_AGE,
@@ -55,7 +56,7 @@ def _qr_svg(request: HttpRequest, player: Player, *, scale: int) -> str:
     return segno.make(url, error="m").svg_inline(
         scale=scale,
         omitsize=True,
-        title=gettext("QR code of %(name)s") % {"name": player.name},
+        title=elided(gettext("QR code of %(name)s") % {"name": player.name}),
     )
 
 
@@ -133,7 +134,7 @@ def player_token_revoke_view(request: AuthenticatedHttpRequest, slug: str, pk: i
         messages.error(request, exc.message)
     else:
         messages.success(
-            request, gettext("%(name)s's QR code no longer works.") % {"name": player.name}
+            request, elided(gettext("%(name)s's QR code no longer works.") % {"name": player.name})
         )
     return redirect("play:qr_player", slug=event.slug, pk=player.pk)
 

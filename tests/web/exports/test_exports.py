@@ -78,7 +78,7 @@ def test_the_standings_sheet_holds_the_database_totals_ranks_gaps_and_percentage
         assert club == Player.objects.get(event=one_game_event, name=name).club
     assert wb["Standings"].freeze_panes == "A2"
     assert wb["Standings"]["A1"].font.b
-    assert wb["Standings"]["F2"].number_format == "0.00"
+    assert wb["Standings"]["F2"].number_format == '0.00"%"'  # 17.20% (tournament.typography)
     assert wb["Standings"].column_dimensions["B"].width >= len(rows[0][1])
 
 

@@ -60,7 +60,7 @@ def test_the_state_shows_the_rack_board_tops_and_standings_and_no_personal_field
     assert [t["word"] for t in state["tops"]] == ["WROTE", "TREMOLOs"]
     assert state["tops"][0]["found"] == 20  # every other player of 40 found WROTE
     assert len(state["standings"]) == 40
-    assert set(state["standings"][0]) == {"rank", "name", "total", "gap", "top_pct"}
+    assert set(state["standings"][0]) == {"rank", "name", "total", "gap", "top_pct", "top_pct_text"}
     for p in players:
         assert p.token not in raw
     for leak in ("Secret Club", "L-9", '"table"', '"licence"', '"club"', '"player_id"'):

@@ -125,5 +125,5 @@ def test_the_summary_compares_the_attempt_with_the_room(played: Game) -> None:
     assert attempt.is_finished
     page = Client().get(reverse("training:attempt", args=[attempt.token])).content.decode()
     assert 'data-state="finished"' in page
-    assert "(100.0 % of the top)" in page or "(100 % of the top)" in page
+    assert "(100.00% of the top)" in page  # tournament.typography.percent_text
     assert "In the room's standings you would have been 1 of 6" in page

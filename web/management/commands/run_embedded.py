@@ -199,10 +199,7 @@ class Command(BaseCommand):
                 f"--port {port}: with LAN=1 give the port as PORT={port} (make run-lan "
                 f"PORT={port}), so that the phones' address carries it."
             )
-        if not _port_free(host, port):
-            raise CommandError(
-                f"{host}:{port} is already in use: stop what runs there, or pass --port N."
-            )
+        self._require_port(host, port)
         # Listening beyond this machine (the room's Wi-Fi): no debug page, no known password.
         open_to_network = host not in LOOPBACK_HOSTS
         if open_to_network and settings.DEBUG:
@@ -226,6 +223,9 @@ class Command(BaseCommand):
                 username=DIRECTOR_USERNAME, known=DIRECTOR_PASSWORD
             )
 
+        # Again, right before the server binds it: migrate and collectstatic take a while, in
+        # which another program may have taken the port.
+        self._require_port(host, port)
         worker: WorkerSupervisor | None = None
         log_path = Path(settings.VAR_DIR) / "log" / "worker.log"
         if not options["no_worker"]:
@@ -247,6 +247,13 @@ class Command(BaseCommand):
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
             if worker is not None:
                 self._stop_worker(worker)
+
+    @staticmethod
+    def _require_port(host: str, port: int) -> None:
+        if not _port_free(host, port):
+            raise CommandError(
+                f"{host}:{port} is already in use: stop what runs there, or pass --port N."
+            )
 
     def _stop_worker(self, worker: WorkerSupervisor) -> None:
         self.stdout.write("Stopping the Celery worker...")
