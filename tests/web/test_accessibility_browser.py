@@ -77,6 +77,9 @@ def night_in(state: str) -> tuple[Any, Any, list[Player], Any]:
     event.save(update_fields=["public_results"])
     for n, player in enumerate(players[:2], start=1):
         Player.objects.filter(pk=player.pk).update(licence=f"L{n:03d}")
+    # An hour more for the open round: its deadline does not pass while its pages are checked
+    # (the pages would show it overdue, and it could no longer be paused).
+    clock.round_extend(round=Round.objects.get(game=game, number=3), seconds=3600, actor=None)
     public_cache_clear()
     if state != "open":
         round_to(game, state)

@@ -131,7 +131,7 @@ def test_the_other_pages_of_a_night_pass_axe_in_both_languages_at_every_size(
     anyone = Axe(browser, url)
     anyone.check("login", "/accounts/login/")
     anyone.check("login refused", None, act=wrong_password)
-    anyone.check("phone signed out", "/play/")
+    anyone.check("phone signed out", "/play/", status=403)
     anyone.check("unknown QR code", "/play/not-a-players-code/", status=404)
     anyone.check("invitation", invited)
     anyone.check("invitation refused form", None, act=passwords_differ)
