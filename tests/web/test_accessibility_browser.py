@@ -95,7 +95,7 @@ def round_to(game: Any, state: str) -> None:
     if state == "paused":
         clock.round_pause(round=current, actor=None, now=now)
     elif state == "closed":
-        if current.status == Round.Status.PAUSED:
+        if current.paused_remaining is not None:
             current = clock.round_resume(round=current, actor=None, now=now)
         assert current.deadline is not None
         closing = current.deadline + timezone.timedelta(seconds=game.event.grace_seconds)
