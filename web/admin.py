@@ -58,7 +58,11 @@ class AuditedAdmin(admin.ModelAdmin):
         )
 
 
-class EventRoleInline(admin.TabularInline):
+class EventRoleInline(admin.StackedInline):
+    """Stacked, not tabular: each field of a role with its own label (a tabular inline's fields
+    are named only by their column's header, which no screen reader ties to them: WCAG 1.3.1,
+    4.1.2, found by axe-core on the event's form)."""
+
     model = EventRole
     extra = 0
     autocomplete_fields = ["user"]

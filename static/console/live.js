@@ -1,8 +1,10 @@
 /* A staff page that follows its event live (web.live): the server's stream says "changed",
  * and the page reads itself again, putting back the parts marked data-live-part (by id) so
- * that a form being filled in is left alone. Where the stream cannot be used, the page's own
- * refresh (its <meta http-equiv="refresh">) still comes. The same helper drives the projection
- * screen and the game console: window.dsLive(url, onChange). */
+ * that a form being filled in is left alone. Where the stream cannot be used, the page reads
+ * itself again every data-live-every seconds (no <meta http-equiv="refresh">: a page that
+ * reloads under its reader fails WCAG 2.2.1, and would lose the focus and a form's input).
+ * The same helper drives the projection screen and the game console: window.dsLive(url,
+ * onChange). */
 (function () {
   "use strict";
   // Opens the stream at url; calls onChange() at each "changed" (at most once at a time).
@@ -61,5 +63,7 @@
       .catch(function () {})
       .then(function () { busy = false; if (again) { again = false; reread(); } });
   }
-  window.dsLive(root.dataset.liveUrl, reread);
+  var stream = window.dsLive(root.dataset.liveUrl, reread);
+  var every = Number(root.dataset.liveEvery || 0) * 1000;
+  if (every) setInterval(function () { if (!stream || !stream.live()) reread(); }, every);
 })();

@@ -123,7 +123,7 @@ def test_a_director_adds_rooms_and_follows_one_ranking(host, director) -> None:
     page = client.get(reverse("console:simultaneous", args=["simul"]))
     html = page.content.decode()
     assert page.status_code == 200
-    assert 'http-equiv="refresh"' in html and 'id="ranking-table"' in html
+    assert 'data-live-every="60"' in html and 'id="ranking-table"' in html
     assert "Lyon" in html and "Québec" in html and "remote: imported" in html
     assert 'id="room-add"' in html  # the host's director adds rooms
     # The event page says what each event is.

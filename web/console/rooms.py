@@ -31,8 +31,8 @@ from web.forms import form_error
 from web.permissions import DIRECTOR, STAFF, AuthenticatedHttpRequest, event_role, event_roles
 from web.standings_filter import common_rounds_asked, player_filter_parse, player_filter_query
 
-# The page follows the rooms live (static/console/live.js, web.live); it also reloads itself
-# this often, where the live stream cannot be used.
+# The page follows the rooms live (static/console/live.js, web.live); where the live stream
+# cannot be used, it reads its rooms and ranking again this often (never a whole reload).
 REFRESH_SECONDS = 60
 
 

@@ -105,11 +105,11 @@ def test_the_director_follows_the_job_page_and_downloads_the_workbook(
         and response["Location"] == f"/events/{rehearsal.slug}/exports/{job.pk}/"
     )
     page = client.get(response["Location"])
-    assert b"Queued" in page.content and b"location.reload" in page.content
+    assert b"Queued" in page.content and b'data-pending="1"' in page.content  # read again
     assert client.get(f"/events/{rehearsal.slug}/exports/{job.pk}/download").status_code == 404
     export_job_run(job_id=job.pk)
     page = client.get(response["Location"])
-    assert b"Download" in page.content and b"location.reload" not in page.content
+    assert b"Download" in page.content and b"data-pending" not in page.content
     download = client.get(f"/events/{rehearsal.slug}/exports/{job.pk}/download")
     assert download.status_code == 200
     book = load_workbook(io.BytesIO(b"".join(download.streaming_content)))
