@@ -271,8 +271,10 @@ def test_two_installations_play_a_multiplex_with_the_link_cut_twice(installation
     )
     club.wait_until(
         "the club sees the line down",
-        lambda: club.query("SELECT last_error_code FROM tournament_multiplexlink")[0][0]
-        == "host_unreachable",
+        lambda: (
+            club.query("SELECT last_error_code FROM tournament_multiplexlink")[0][0]
+            == "host_unreachable"
+        ),
         seconds=30,
     )
     said = _json(club.manage("shell", "-c", STATUS))
