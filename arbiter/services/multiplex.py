@@ -429,59 +429,15 @@ def room_round_accept(*, key: RoomKey, raw: bytes) -> Receipt:
     return Receipt("accepted", version, report)
 
 
-# -- what the host's director sees --------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class RoomLink:
-    """A remote room's link as the host sees it."""
-
-    key_hint: str  # "" without an active key
-    last_seen_at: datetime | None
-    last_results_at: datetime | None
-    offline: bool  # an active key not heard from for ``OFFLINE_SECONDS``
-    received: int  # rounds whose results came in
-
-
-OFFLINE_SECONDS = 30
-
-
-def room_links(host: Event) -> dict[int, RoomLink]:
-    """{room id: its link} for the host's remote rooms."""
-    now = timezone.now()
-    rooms = list(host.rooms.filter(remote=True).values_list("pk", flat=True))
-    keys: dict[int, RoomKey] = {}
-    for k in RoomKey.objects.filter(room_id__in=rooms, revoked_at__isnull=True):
-        keys.setdefault(k.room_id, k)
-    received: dict[int, int] = {}
-    for room_id in RoomReceipt.objects.filter(room_id__in=rooms).values_list("room_id", flat=True):
-        received[room_id] = received.get(room_id, 0) + 1
-    links = {}
-    for room_id in rooms:
-        found = keys.get(room_id)
-        seen = found.last_seen_at if found else None
-        links[room_id] = RoomLink(
-            key_hint=found.hint if found else "",
-            last_seen_at=seen,
-            last_results_at=found.last_results_at if found else None,
-            offline=found is not None
-            and (seen is None or (now - seen).total_seconds() > OFFLINE_SECONDS),
-            received=received.get(room_id, 0),
-        )
-    return links
-
-
 __all__ = [
     "FEED_FORMAT",
     "PROTOCOL_VERSION",
     "RESULTS_FORMAT",
     "Receipt",
-    "RoomLink",
     "host_rules",
     "multiplex_feed",
     "room_key_authenticated",
     "room_key_issue",
     "room_key_revoke",
-    "room_links",
     "room_round_accept",
 ]

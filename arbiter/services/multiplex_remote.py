@@ -549,6 +549,12 @@ def link_status(link: MultiplexLink) -> LinkStatus:
     )
 
 
+def multiplex_status(*, event_id: int) -> LinkStatus | None:
+    """What the event's console says of its multiplex link; None for an event with none."""
+    link = MultiplexLink.objects.select_related("event").filter(event_id=event_id).first()
+    return None if link is None else link_status(link)
+
+
 __all__ = [
     "LinkError",
     "LinkStatus",
@@ -558,6 +564,7 @@ __all__ = [
     "link_status",
     "link_tick",
     "links_tick",
+    "multiplex_status",
     "outbox_push",
     "results_enqueue",
 ]

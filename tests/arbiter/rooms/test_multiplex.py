@@ -14,6 +14,7 @@ import json
 
 import pytest
 
+from arbiter.selectors.rooms import room_links, rooms_progress
 from arbiter.selectors.standings import standings_event, standings_simultaneous
 from arbiter.services.corrections import ruling_amend
 from arbiter.services.multiplex import (
@@ -21,7 +22,6 @@ from arbiter.services.multiplex import (
     room_key_authenticated,
     room_key_issue,
     room_key_revoke,
-    room_links,
     room_round_accept,
 )
 from arbiter.services.multiplex_remote import feed_apply, link_status, results_enqueue
@@ -129,6 +129,8 @@ def test_a_remote_room_plays_the_hosts_live_rounds_and_the_one_ranking_takes_the
     assert {"Ann", "Bob"} <= set(ranking)
     links = room_links(live_host)
     assert links[remote_room.pk].received == 3 and not links[remote_room.pk].offline
+    progress = {p.event.name: p for p in rooms_progress(live_host)}
+    assert progress["Dakar"].published == 3 and not progress["Dakar"].late
 
 
 def _one_round(live_host, remote_room, there, director):
