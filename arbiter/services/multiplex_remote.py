@@ -39,6 +39,7 @@ from arbiter.services.corrections import round_annul
 from arbiter.services.multiplex import FEED_FORMAT, PROTOCOL_VERSION, RESULTS_FORMAT
 from tournament.errors import ApplicationError
 from tournament.models import Event, Game, MultiplexLink, MultiplexOutbox, Round
+from tournament.selectors import event_round_in_play
 from tournament.services.audit import audit_record
 from tournament.services.closing import event_require_open
 from tournament.services.events import event_policy_update
@@ -282,12 +283,7 @@ def feed_apply(link: MultiplexLink, feed: dict[str, Any]) -> int:
         failures=0,
     )
     rules = feed.get("rules") or {}
-    if (
-        rules.get("round_seconds")
-        and not Round.objects.filter(
-            game__event_id=link.event_id, status__in=Round.IN_PLAY
-        ).exists()
-    ):
+    if rules.get("round_seconds") and event_round_in_play(event_id=link.event_id) is None:
         seconds = int(rules["round_seconds"])
         Event.objects.filter(pk=link.event_id).exclude(round_seconds=seconds).update(
             round_seconds=seconds
