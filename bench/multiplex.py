@@ -165,23 +165,29 @@ def room_main(index: int, base: str, key: str, players: int, rounds: int, poll: 
         time.sleep(poll)
 
 
-def host_cpu_seconds(var_dir: Path) -> float:
-    """Processor time of the host's processes (run_embedded, its web server and worker), not
-    the ``manage.py shell`` this bench runs."""
-    marker = f"VAR_DIR={var_dir}".encode()
-    total = 0
+def host_cpu_seconds(root: int) -> float:
+    """Processor time of the host's processes: run_embedded (``root``) and its descendants (the
+    web server and its workers, the Celery worker, its pool and beat), found by parent id (their
+    titles hide their environment), not the ``manage.py shell`` this bench runs."""
+    stats: dict[int, tuple[int, float]] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            if marker not in (entry / "environ").read_bytes().split(b"\0"):
-                continue
-            if b"shell" in (entry / "cmdline").read_bytes():
-                continue
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime
+        # state, ppid, ... utime (14th of stat), stime (15th)
+        stats[int(entry.name)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
+    family, total = {root}, 0
+    changed = True
+    while changed:
+        changed = False
+        for pid, (ppid, _) in stats.items():
+            if ppid in family and pid not in family:
+                family.add(pid)
+                changed = True
+    total = sum(ticks for pid, (_, ticks) in stats.items() if pid in family)
     return total / os.sysconf("SC_CLK_TCK")
 
 
@@ -247,9 +253,9 @@ def main() -> int:
             process.start()
             rooms.append(process)
         time.sleep(args.poll * 2)  # every room has polled once
-        idle_cpu = host_cpu_seconds(folder)
+        idle_cpu = host_cpu_seconds(server.pid)
         time.sleep(args.idle)
-        idle_cpu = host_cpu_seconds(folder) - idle_cpu
+        idle_cpu = host_cpu_seconds(server.pid) - idle_cpu
         polls = args.rooms * args.idle / args.poll
 
         sends: dict[tuple[int, int], tuple[float, float, str]] = {}
@@ -257,7 +263,7 @@ def main() -> int:
         cpu_per_round: list[float] = []
         standings = f"{base}/api/v1/events/bench/simultaneous/standings"
         for number in range(1, args.rounds + 1):
-            cpu = host_cpu_seconds(folder)
+            cpu = host_cpu_seconds(server.pid)
             assert shell(PUBLISH)["round"] == number
             deadline = time.monotonic() + 300
             while len([k for k in ranked if k[1] == number]) < args.rooms:
@@ -272,7 +278,7 @@ def main() -> int:
                     if f"Room {i}" in counted and (i, number) not in ranked:
                         ranked[(i, number)] = now
                 time.sleep(0.5)
-            cpu_per_round.append(host_cpu_seconds(folder) - cpu)
+            cpu_per_round.append(host_cpu_seconds(server.pid) - cpu)
         while not queue.empty():
             i, r, started, answered, status = queue.get()
             sends[(i, r)] = (started, answered, status)
