@@ -271,3 +271,21 @@ def test_the_room_waits_for_the_hosts_rack_and_top_and_says_so(
     published = publishing.round_publish(round=scored, actor=None, now=closing)
     assert published.status == "published"
     assert cleo.rulings.count() == 1
+
+
+def test_the_results_file_stays_the_fallback_and_merges_with_the_messages(
+    live_host, remote_room, there, director
+) -> None:
+    from arbiter.selectors.rooms import room_results
+    from arbiter.services.rooms import room_results_import
+
+    stored, link, cleo = _one_round(live_host, remote_room, there, director)
+    raw = json.dumps(room_results(there)).encode()
+    report = room_results_import(room=remote_room, raw=raw, actor=director)
+    assert report.rounds_added == 1 and report.players_added == 1 and report.rulings_added == 1
+    assert remote_room.games.get().status == "running"  # the host's game goes on
+    (item,) = _outbox(link)
+    receipt = room_round_accept(key=stored, raw=_raw(item))
+    assert receipt.status == "accepted" and receipt.report.rulings_unchanged == 1
+    ranking = {r.name: r for r in standings_simultaneous(host=live_host).rows}
+    assert ranking["Cleo"].rounds == 1
