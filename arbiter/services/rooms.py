@@ -99,9 +99,9 @@ def planned_rounds(game: Game) -> list[dict[str, Any]]:
 
 
 def _host_game_over(game: Game) -> bool:
-    return Game.objects.filter(
-        event_id=game.event.host_id, number=game.number, status=Game.Status.FINISHED
-    ).exists()
+    host = game.event.host_id
+    finished = Game.objects.filter(number=game.number, status=Game.Status.FINISHED)
+    return host is not None and finished.filter(event_id=host).exists()
 
 
 # -- checking the file against the simultaneous ---------------------------------------------
