@@ -125,8 +125,19 @@ def room_key_authenticated(key: str) -> RoomKey:
     return found
 
 
+SEEN_EVERY_SECONDS = 5  # a poll that changes nothing writes its time this often at most
+
+
 def _seen(key: RoomKey, **fields: Any) -> None:
-    RoomKey.objects.filter(pk=key.pk).update(last_seen_at=timezone.now(), **fields)
+    """The key heard from: written when something changed, or every few seconds (a poll is
+    otherwise a read only: a hundred rooms polling make no queue of writes)."""
+    now = timezone.now()
+    changed = any(getattr(key, name) != value for name, value in fields.items())
+    recent = key.last_seen_at is not None and (now - key.last_seen_at).total_seconds() < (
+        SEEN_EVERY_SECONDS
+    )
+    if changed or not recent:
+        RoomKey.objects.filter(pk=key.pk).update(last_seen_at=now, **fields)
 
 
 # -- the feed -----------------------------------------------------------------------------
