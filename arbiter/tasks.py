@@ -31,3 +31,13 @@ def round_score(round_id: int) -> bool:
 @shared_task(name="arbiter.rounds_sweep", acks_late=True, ignore_result=True)
 def rounds_sweep() -> dict[str, int]:
     return clock.rounds_sweep()
+
+
+@shared_task(name="arbiter.multiplex_tick", ignore_result=True)
+def multiplex_tick() -> dict[str, int]:
+    """Every multiplex link's turn (beat, every MULTIPLEX_POLL_SECONDS): the host's feed
+    followed, the published rounds' results queued and pushed (each retried with backoff until
+    the host acknowledges it: arbiter.services.multiplex_remote)."""
+    from arbiter.services.multiplex_remote import links_tick
+
+    return links_tick()

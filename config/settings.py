@@ -371,7 +371,14 @@ HEALTH_HEARTBEAT_SECONDS = env_int("HEALTH_HEARTBEAT_SECONDS", 10, minimum=1)
 # The queues /healthz wants a live consumer for (each worker writes a heartbeat per queue it
 # consumes): the rounds' (celery, tops) and the word lists' compiles (wordlists).
 HEALTH_QUEUES = env_list("HEALTH_QUEUES", ["celery", "tops", "wordlists"])
+# A multiplex room's installation asks its host for new rounds, and sends its results, this
+# often (arbiter.multiplex_tick; docs/design.md, "Multiplex").
+MULTIPLEX_POLL_SECONDS = env_int("MULTIPLEX_POLL_SECONDS", 2, minimum=1)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    "arbiter-multiplex-tick": {
+        "task": "arbiter.multiplex_tick",
+        "schedule": float(MULTIPLEX_POLL_SECONDS),
+    },
     "arbiter-rounds-sweep": {
         "task": "arbiter.rounds_sweep",
         "schedule": float(ROUNDS_SWEEP_SECONDS),

@@ -20,7 +20,9 @@ from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, CSRFCheck
 from rest_framework.request import Request
 
-from tournament.models import Player, Submission
+from arbiter.services.multiplex import room_key_authenticated
+from tournament.errors import ApplicationError
+from tournament.models import Player, RoomKey, Submission
 from tournament.selectors import player_by_token
 
 PLAY_COOKIE = "dsplay"
@@ -133,4 +135,58 @@ class PlayerCookieScheme(OpenApiAuthenticationExtension):
             "in": "cookie",
             "name": PLAY_COOKIE,
             "description": "Set by opening the QR link /play/<token>/.",
+        }
+
+
+class RoomPrincipal:
+    """The caller of a multiplex call: one remote room's installation, by its room key."""
+
+    is_authenticated = True
+    is_anonymous = False
+    is_staff = False
+    is_superuser = False
+
+    def __init__(self, key: RoomKey) -> None:
+        self.key = key
+        self.pk = f"room-{key.room_id}"
+
+    def __str__(self) -> str:
+        return f"room {self.key.room_id}"
+
+
+class RoomKeyAuthentication(BaseAuthentication):
+    """``Authorization: Room <key>``: the key the host's director issued for one remote room
+    (``arbiter.services.multiplex``); unknown or revoked, a 401 with its code. The key is
+    compared by its SHA-256 and never written anywhere."""
+
+    keyword = "Room"
+
+    def authenticate(self, request: Request) -> tuple[RoomPrincipal, RoomKey]:
+        keyword, _, key = request.META.get("HTTP_AUTHORIZATION", "").partition(" ")
+        key = key.strip()
+        if keyword.lower() != self.keyword.lower() or not key or " " in key:
+            raise exceptions.AuthenticationFailed(
+                gettext("Send the room key: 'Authorization: Room <key>'."),
+                code="room_key_required",
+            )
+        try:
+            found = room_key_authenticated(key)
+        except ApplicationError as exc:
+            raise exceptions.AuthenticationFailed(exc.message, code=exc.code) from None
+        return RoomPrincipal(found), found
+
+    def authenticate_header(self, request: Request) -> str:
+        return f'{self.keyword} realm="multiplex"'
+
+
+class RoomKeyScheme(OpenApiAuthenticationExtension):
+    target_class = RoomKeyAuthentication
+    name = "roomKey"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "'Room <key>': the key the host's director issued for the room.",
         }

@@ -3,7 +3,9 @@ room hands to the central installation (docs/interchange.md, "Room results")."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db.models import Count
@@ -11,8 +13,49 @@ from django.utils import timezone
 
 from arbiter.services.room_files import ROOM_RESULTS_FORMAT, ROOM_RESULTS_VERSION
 from arbiter.services.rooms import RULING_FIELDS
-from tournament.models import Event, Round, Ruling
+from tournament.models import Event, RoomKey, RoomReceipt, Round, Ruling
 from tournament.selectors import event_round_in_play
+
+
+@dataclass(frozen=True)
+class RoomLink:
+    """A remote room's link as the host sees it."""
+
+    key_hint: str  # "" without an active key
+    last_seen_at: datetime | None
+    last_results_at: datetime | None
+    offline: bool  # an active key not heard from for ``OFFLINE_SECONDS``
+    received: int  # rounds whose results came in
+
+
+OFFLINE_SECONDS = 30
+
+
+def room_links(host: Event) -> dict[int, RoomLink]:
+    """{room id: its link} for the host's remote rooms."""
+    now = timezone.now()
+    rooms = list(host.rooms.filter(remote=True).values_list("pk", flat=True))
+    keys: dict[int, RoomKey] = {}
+    for k in RoomKey.objects.filter(room_id__in=rooms, revoked_at__isnull=True):
+        keys.setdefault(k.room_id, k)
+    received: dict[int, int] = {}
+    for room_id in RoomReceipt.objects.filter(room_id__in=rooms).values_list("room_id", flat=True):
+        received[room_id] = received.get(room_id, 0) + 1
+    links = {}
+    for room_id in rooms:
+        found = keys.get(room_id)
+        if found is None and room_id not in received:
+            continue  # a room that sends its file, or whose key was revoked before any result
+        seen = found.last_seen_at if found else None
+        links[room_id] = RoomLink(
+            key_hint=found.hint if found else "",
+            last_seen_at=seen,
+            last_results_at=found.last_results_at if found else None,
+            offline=found is not None
+            and (seen is None or (now - seen).total_seconds() > OFFLINE_SECONDS),
+            received=received.get(room_id, 0),
+        )
+    return links
 
 
 @dataclass(frozen=True)
@@ -23,6 +66,8 @@ class RoomProgress:
     published: int  # rounds published (all games)
     last: tuple[int, int] | None  # (game, round) of the last published round
     in_play: tuple[int, int] | None  # (game, round) of the round in play, if any
+    link: RoomLink | None = None  # a remote room's live link (a multiplex), if it has a key
+    late: bool = False  # fewer rounds published than the host
 
 
 def rooms_progress(host: Event) -> list[RoomProgress]:
@@ -33,6 +78,7 @@ def rooms_progress(host: Event) -> list[RoomProgress]:
         .annotate(n=Count("players"))
         .values_list("pk", "n")
     )
+    links = room_links(host)
     rows = []
     for event in events:
         rounds = Round.objects.filter(game__event=event)
@@ -49,9 +95,13 @@ def rooms_progress(host: Event) -> list[RoomProgress]:
                 published=published.count(),
                 last=next(iter(last), None),
                 in_play=None if playing is None else (playing.game.number, playing.number),
+                link=links.get(event.pk),
             )
         )
-    return rows
+    hosted = rows[0].published
+    return [
+        r if r.is_host or r.published >= hosted else dataclasses.replace(r, late=True) for r in rows
+    ]
 
 
 def room_results(event: Event) -> dict[str, Any]:

@@ -36,6 +36,7 @@ def round_publish(*, round: Round, actor: Actor, now: datetime | None = None) ->
     round = round_locked(round)
     round_require(round, Round.Status.SCORED, action=gettext_noop("published"))
     game = Game.objects.select_for_update().select_related("event").get(pk=round.game_id)
+    _multiplex_top_require(game, round)
     board = board_of(game)
     if round.played_word:
         move = Move.from_ref(round.played_ref, round.played_word)
@@ -79,6 +80,24 @@ def round_publish(*, round: Round, actor: Actor, now: datetime | None = None) ->
     return round
 
 
+def _multiplex_top_require(game: Game, round: Round) -> None:
+    """A multiplex room publishes the host's top: refused until it has come (the room's
+    rulings do not wait for it, only the board)."""
+    document = game.predrawn or {}
+    if not document.get("multiplex"):
+        return
+    planned = document.get("rounds", [])[round.number - 1 : round.number]
+    if not planned or not planned[0].get("word"):
+        raise ApplicationError(
+            gettext(
+                "Round %(round)d is published with the host's top, which has not come yet: "
+                "it is published as soon as it comes."
+            )
+            % {"round": round.number},
+            code="multiplex_top_awaited",
+        )
+
+
 def _planned(game: Game) -> int:
     """How many rounds a pre-drawn game plays (its racks are the game: Eliot's may go on where
     no rack can meet the minimum any more); 0 for a game drawn here."""
@@ -96,7 +115,11 @@ def round_top_choose(*, round: Round, ref: str, word: str, actor: Actor) -> Roun
         round, Round.Status.CLOSED, Round.Status.SCORED, action=gettext_noop("given another top")
     )
     game = round.game
-    if game.event.host_id is not None or game.event.rooms.exists():
+    # A game drawn in advance for rooms, or a multiplex room's (the host's top): fixed. A host
+    # drawing live for its remote rooms chooses, and they receive its choice.
+    drawn_ahead = game.source == Game.Source.PREDRAWN and game.event.rooms.exists()
+    multiplex = bool((game.predrawn or {}).get("multiplex"))
+    if game.event.host_id is not None or drawn_ahead or multiplex:
         raise ApplicationError(
             gettext(
                 "Game %(number)s is played in several rooms (a simultaneous event): its moves "
@@ -161,6 +184,8 @@ def rounds_publish_due(*, now: datetime | None = None) -> int:
         try:
             round_publish(round=round, actor=None, now=now)
         except ApplicationError as exc:  # the director must look: say so, publish the rest
+            if exc.code == "multiplex_top_awaited":
+                continue  # published by itself once the host's top comes
             log.warning("round %s was not published by itself: %s", round.pk, exc.message)
         else:
             published += 1

@@ -139,6 +139,15 @@ def _offer_rejected(state: DuplicateGame, racks: list[str]) -> None:
 def _predrawn_round(game: Game, state: DuplicateGame, number: int, actor: Actor) -> Round | None:
     document = game.predrawn or {}
     rounds = document.get("rounds", [])
+    if number > len(rounds) and document.get("multiplex") and not document.get("end"):
+        raise ApplicationError(
+            gettext(
+                "Game %(game)d is a multiplex game: round %(round)d's rack has not come from "
+                "the host yet. Draw it as soon as it comes."
+            )
+            % {"game": game.number, "round": number},
+            code="multiplex_rack_awaited",
+        )
     if number > len(rounds):
         game_finish(
             game,

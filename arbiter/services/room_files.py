@@ -128,8 +128,10 @@ class FilePlayer:
 class Reader:
     """The file's parts, each checked; every problem is kept to be listed together."""
 
-    def __init__(self) -> None:
+    def __init__(self, first_round: int = 1) -> None:
         self.problems: list[str] = []
+        # A game's rounds are numbered from 1; a multiplex message holds one round, its own.
+        self.first_round = first_round
 
     def _int(self, value: Any, where: str, *, optional: bool = False) -> int | None:
         if value is None and optional:
@@ -199,7 +201,7 @@ class Reader:
             if number is None or not isinstance(played, list):
                 self.problems.append(gettext('Each game is {"number": N, "rounds": [...]}.'))
                 continue
-            for i, r in enumerate(played, start=1):
+            for i, r in enumerate(played, start=self.first_round):
                 where = gettext("game %(game)d, round %(round)d") % {"game": number, "round": i}
                 if not isinstance(r, dict) or r.get("number") != i:
                     self.problems.append(
@@ -334,7 +336,7 @@ def _items(raw: bytes, prefix: str) -> Iterator[Any]:
     return iter(ijson.items(io.BytesIO(raw), prefix, use_float=True))
 
 
-def room_results_read(raw: bytes) -> RoomFile:
+def room_results_read(raw: bytes, *, first_round: int = 1) -> RoomFile:
     """Read a room's results file with every limit checked before and while it is read; a
     file that is not one at all is refused at once (``RoomResultsError``), the problems of a
     room results file are listed in the ``RoomFile`` for the import to refuse with the rest."""
@@ -354,7 +356,7 @@ def room_results_read(raw: bytes) -> RoomFile:
                 % {"rulings": number_format(25_000, force_grouping=True)}
             )
         raise _refused(said) from None
-    reader = Reader()
+    reader = Reader(first_round)
     try:
         header = {key: next(_items(raw, key), None) for key in ("format", "version")}
         if header != {"format": ROOM_RESULTS_FORMAT, "version": ROOM_RESULTS_VERSION}:

@@ -73,6 +73,37 @@ def _fold(text: str) -> str:
     return " ".join(plain.casefold().split())
 
 
+def planned_rounds(game: Game) -> list[dict[str, Any]]:
+    """The rounds a room's game plays: its pre-drawn document's; for a game its host draws
+    live (a multiplex), the host's rounds published so far (docs/design.md, "Multiplex")."""
+    document = game.predrawn or {}
+    if not document.get("multiplex") or game.event.host_id is None:
+        return list(document.get("rounds", []))
+    published = Round.objects.filter(
+        game__event_id=game.event.host_id,
+        game__number=game.number,
+        status=Round.Status.PUBLISHED,
+    ).order_by("number")
+    return [
+        {
+            "number": r.number,
+            "rack": r.rack,
+            "leftover": r.leftover,
+            "rejected": list(r.rejected),
+            "ref": r.played_ref,
+            "word": r.played_word,
+            "score": r.played_score or 0,
+        }
+        for r in published
+    ]
+
+
+def _host_game_over(game: Game) -> bool:
+    host = game.event.host_id
+    finished = Game.objects.filter(number=game.number, status=Game.Status.FINISHED)
+    return host is not None and finished.filter(event_id=host).exists()
+
+
 # -- checking the file against the simultaneous ---------------------------------------------
 
 
@@ -83,7 +114,7 @@ def _rounds_checked(room: Event, rounds: list[FileRound], problems: list[str]) -
     count = Counter(r.game for r in rounds)
     for r in rounds:
         game = games.get(r.game)
-        planned = ((game.predrawn or {}).get("rounds", []) if game else [])[r.number - 1 : r.number]
+        planned = (planned_rounds(game) if game else [])[r.number - 1 : r.number]
         if not planned:
             problems.append(
                 gettext("Game %(game)d has no round %(round)d in %(host)s.")
@@ -302,7 +333,7 @@ def _rounds_stored(
     stored: dict[tuple[int, int], Round] = {}
     for game in room.games.order_by("number"):
         have = {r.number: r for r in game.rounds.filter(status=Round.Status.PUBLISHED)}
-        planned = (game.predrawn or {}).get("rounds", [])
+        planned = planned_rounds(game)
         mine = [r for r in rounds if r.game == game.number]
         added = 0
         for r in mine:
@@ -329,7 +360,8 @@ def _rounds_stored(
             stored[(game.number, r.number)] = have[r.number]
         report.rounds_added += added
         if added:
-            _board_follows(game, [have[n] for n in sorted(have)], len(planned))
+            live = (game.predrawn or {}).get("multiplex") and not _host_game_over(game)
+            _board_follows(game, [have[n] for n in sorted(have)], 10**6 if live else len(planned))
     return stored
 
 
@@ -486,4 +518,4 @@ def _compared(fr: FileRuling) -> tuple[Any, ...]:
     return (*slip, *(getattr(fr, f) for f in _STORED))
 
 
-__all__ = ["RULING_FIELDS", "RoomImport", "room_results_import"]
+__all__ = ["RULING_FIELDS", "RoomImport", "planned_rounds", "room_results_import"]

@@ -210,13 +210,16 @@ def test_the_director_api_runs_a_simultaneous(host, director) -> None:
         "published": 0,
         "last_published": None,
         "in_play": None,
+        "late": False,
+        "link": None,
     }
     slug = created.json()["slug"]
-    random = api.post("/api/v1/events/simul/games", {"seed": 3}, format="json")
-    assert random.status_code == 400 and "drawn in advance" in random.json()["detail"]
+    # Its rooms all remote, the host may draw a game live (a multiplex: docs/design.md).
+    live = api.post("/api/v1/events/simul/games", {"seed": 3}, format="json")
+    assert live.status_code == 201 and live.json()["source"] == "random"
     whole = api.post("/api/v1/events/simul/games", {"in_advance": True}, format="json")
     assert whole.status_code == 201 and whole.json()["source"] == "predrawn"
-    assert Event.objects.get(slug=slug).games.count() == 2  # the room got it too
+    assert Event.objects.get(slug=slug).games.count() == 3  # the room got both
     assert (
         api.post("/api/v1/events/simul/games", {"in_advance": "yes"}, format="json").json()["code"]
         == "invalid"

@@ -8,6 +8,8 @@
 - ``audit``: AuditEntry, the append-only log of director and arbiter actions
 - ``export``: ExportJob, a workbook written in the background
 - ``invitation``: Invitation, a director's one-time link that makes someone staff of an event
+- ``multiplex``: RoomKey and RoomReceipt (a multiplex's host), MultiplexLink and
+  MultiplexOutbox (a remote room following a host)
 - ``wordlist``: WordList, a word list a director uploaded, compiled once in a worker
 - ``training``: TrainingAttempt and TrainingSlip (a game replayed alone), Season (a club's
   nights ranked together)
@@ -24,6 +26,7 @@ from tournament.models.event import Event, EventRole
 from tournament.models.export import ExportJob
 from tournament.models.game import Game, Round
 from tournament.models.invitation import Invitation
+from tournament.models.multiplex import MultiplexLink, MultiplexOutbox, RoomKey, RoomReceipt
 from tournament.models.player import LicenceConfirmation, Player
 from tournament.models.slip import Ruling, Submission
 from tournament.models.training import Season, TrainingAttempt, TrainingSlip
@@ -38,7 +41,11 @@ __all__ = [
     "Game",
     "Invitation",
     "LicenceConfirmation",
+    "MultiplexLink",
+    "MultiplexOutbox",
     "Player",
+    "RoomKey",
+    "RoomReceipt",
     "Round",
     "Ruling",
     "Season",

@@ -72,7 +72,7 @@ def game_create(
             % {"room": event.name},
             code="room_games_are_the_hosts",
         )
-    if source != Game.Source.PREDRAWN and event.rooms.exists():
+    if source != Game.Source.PREDRAWN and event.rooms.filter(remote=False).exists():
         raise ApplicationError(
             gettext(
                 "%(event)s has rooms: its games are drawn in advance (the whole game now, or "
@@ -110,12 +110,15 @@ def game_create(
 
 
 def game_copy(*, game: Game, room: Event) -> Game:
-    """The host's game, as the room's game of the same number (same document, same rules)."""
+    """The host's game, as the room's game of the same number (same document, same rules). A
+    game the host draws live (a multiplex, for remote rooms only) has no document yet: the
+    room's copy holds the rounds its results bring (``arbiter.services.multiplex``)."""
+    live = {"multiplex": True, "rounds": [], "end": ""}
     return Game.objects.create(
         event=room,
         number=game.number,
         source=Game.Source.PREDRAWN,
-        predrawn=game.predrawn,
+        predrawn=game.predrawn if game.predrawn is not None else live,
         seed=game.seed,
         tile_set=game.tile_set,
         lexicon=game.lexicon,

@@ -57,7 +57,8 @@ def room_create(
             code="room_of_a_room",
         )
     event_require_open(host)
-    games_require_predrawn(host)
+    if not remote:  # a remote room may follow a multiplex, drawn live (docs/design.md)
+        games_require_predrawn(host)
     room = event_create(
         name=name,
         starts_on=host.starts_on,

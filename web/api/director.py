@@ -33,6 +33,7 @@ session (unsafe methods carry the CSRF token) or a personal token, ``Authorizati
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 from datetime import datetime
@@ -479,6 +480,8 @@ def _room_json(room: RoomProgress) -> dict[str, object]:
             "published": room.published,
             "last_published": at(room.last),
             "in_play": at(room.in_play),
+            "late": room.late,
+            "link": None if room.link is None else dataclasses.asdict(room.link),
         }
     ).data
 

@@ -589,6 +589,14 @@ class GameRoundSerializer(serializers.Serializer[Shape]):
     round = serializers.IntegerField()
 
 
+class RoomLinkSerializer(serializers.Serializer[Shape]):
+    key_hint = serializers.CharField(allow_blank=True)
+    last_seen_at = serializers.DateTimeField(allow_null=True)
+    last_results_at = serializers.DateTimeField(allow_null=True)
+    offline = serializers.BooleanField()
+    received = serializers.IntegerField()
+
+
 class RoomOutSerializer(serializers.Serializer[Shape]):
     slug = serializers.SlugField()
     name = serializers.CharField()
@@ -599,6 +607,8 @@ class RoomOutSerializer(serializers.Serializer[Shape]):
     published = serializers.IntegerField()
     last_published = GameRoundSerializer(allow_null=True)
     in_play = GameRoundSerializer(allow_null=True)
+    late = serializers.BooleanField()
+    link = RoomLinkSerializer(allow_null=True)
 
 
 class EventInSerializer(PolicySerializer):

@@ -8,7 +8,16 @@ from __future__ import annotations
 
 from django.urls import path
 
-from web.api import director, players, rounds, staff, staff_events, views, word_lists
+from web.api import (
+    director,
+    multiplex,
+    players,
+    rounds,
+    staff,
+    staff_events,
+    views,
+    word_lists,
+)
 
 play_patterns = [
     path("play/state", views.PlayStateView.as_view(), name="state"),
@@ -59,6 +68,10 @@ staff_patterns = [
     path(
         "events/<slug:slug>/room-results", director.RoomResultsView.as_view(), name="room_results"
     ),
+    path("events/<slug:slug>/room-key", multiplex.RoomKeyView.as_view(), name="room_key"),
+    path("events/<slug:slug>/multiplex", multiplex.MultiplexLinkView.as_view(), name="multiplex"),
+    path("multiplex/feed", multiplex.MultiplexFeedView.as_view(), name="multiplex_feed"),
+    path("multiplex/results", multiplex.MultiplexResultsView.as_view(), name="multiplex_results"),
     path(
         "staff/events/<slug:slug>/games/<int:number>/<str:action>",
         staff.StaffGameActionView.as_view(),

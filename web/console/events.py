@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from arbiter.services.multiplex_remote import multiplex_status
 from arbiter.state import lexicon_info
 from tournament.categories import AGE_CATEGORIES, SERIES_MAX, SERIES_MIN
 from tournament.selectors import event_list_visible, event_status
@@ -37,5 +38,6 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "age_categories": AGE_CATEGORIES,
             "lexicon": lexicon_info(event.lexicon),
             "rooms_count": event.rooms.count(),
+            "multiplex": multiplex_status(event_id=event.pk),
         },
     )

@@ -19,6 +19,7 @@ from arbiter.selectors.console import (
     round_rulings,
     table_slips,
 )
+from arbiter.services.multiplex_remote import multiplex_status
 from arbiter.state import formula_of
 from tournament.errors import ApplicationError
 from tournament.models import AuditEntry, Game, Round
@@ -63,6 +64,7 @@ def game_console(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             .order_by("-number")
             .values_list("number", flat=True)
             .first(),
+            "multiplex": multiplex_status(event_id=game.event_id),
         },
     )
 
