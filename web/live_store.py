@@ -29,7 +29,14 @@ logger = logging.getLogger(__name__)
 VERSION_SECONDS = 7 * 24 * 3600
 TOKEN_SECONDS = 300
 CHANNEL = "live"
-ASYNC_CONNECTIONS = 16  # per web process, for the polls and the streams' catch-ups
+# Per web process, for the polls and the streams' catch-ups. A connection is held while the
+# process's event loop comes back to its answer: on a busy process (1,000 polling phones and
+# 1,000 slips in 10 s) 16 were all held past the pool's wait, and each wait refused then sent
+# its poll through Django's view (a full reading); Redis holds thousands of connections.
+ASYNC_CONNECTIONS = 64
+
+
+POOL_BUSY = "No connection available."  # redis-py's pool waited its time for a connection
 
 
 def event_key(event_id: int) -> str:
@@ -120,6 +127,9 @@ class RedisStore:
         self._down_until = 0.0
 
     def _down(self, exc: Exception) -> None:
+        if str(exc) == POOL_BUSY:  # this process's pool was busy: Redis itself answers
+            logger.warning("Live versions: every connection to Redis of this process is busy.")
+            return
         if self._down_until < time.monotonic():
             logger.warning("Live versions: Redis does not answer (%s).", exc)
         self._down_until = time.monotonic() + 1.0

@@ -261,3 +261,33 @@ def test_a_changed_poll_is_answered_from_the_hubs_memory_with_a_slip_merged_in(
         assert within(view[key], memory[key]), (key, view[key], memory[key])
     assert memory["round"]["rack"] == view["round"]["rack"]
     assert [s["word"] for s in memory["slips"]] == [s["word"] for s in view["slips"]]
+
+
+@pytest.mark.redis
+def test_a_busy_pool_is_not_redis_down_the_next_polls_still_read_the_versions(
+    monkeypatch,
+) -> None:
+    """A busy process held every connection of its pool past the pool's wait: that poll gets
+    no versions, but Redis answers, so the polls after it are not all sent to Django's view
+    for a second (as when Redis itself does not answer): a real Redis, a pool of one."""
+    from tests.conftest import test_redis_url
+    from web import live_store
+
+    monkeypatch.setattr(live_store, "ASYNC_CONNECTIONS", 1)
+    store = live_store.RedisStore(test_redis_url())
+    key = f"test-busy-pool-{id(store)}"
+
+    async def scenario() -> tuple[object, object, object]:
+        client = store.aclient()
+        held = await client.connection_pool.get_connection()  # the pool's one, held
+        client.connection_pool.timeout = 0.05
+        busy = await store.aversions([key])
+        await client.connection_pool.release(held)
+        after = await store.aversions([key])
+        await client.aclose()
+        return busy, store._up(), after
+
+    busy, up, after = asyncio.run(scenario())
+    assert busy is None  # this poll: Django's view
+    assert up is True  # Redis is not marked down
+    assert after is not None and len(after) == 1  # the next poll reads the versions again
