@@ -251,7 +251,11 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]  # one folder per face: console/, play/, screen/
-STATIC_ROOT = env_path("STATIC_ROOT", BASE_DIR / "staticfiles", folder=True)
+# The embedded run collects into its own VAR_DIR (as it keeps its database and key there): two
+# runs, or a run and the tests, never rewrite one folder while another reads it.
+STATIC_ROOT = env_path(
+    "STATIC_ROOT", VAR_DIR / "static" if EMBEDDED_RUN else BASE_DIR / "staticfiles", folder=True
+)
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise reads it (empty until collected)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -156,6 +156,16 @@ class SignedIn(IsAuthenticated):
     """The API's ``signed_in``: any account (what it sees is what it has a role in)."""
 
 
+class RoomKeyHolder(BasePermission):
+    """The multiplex's calls (``web.api.multiplex``): a remote room's installation, signed in
+    by its room key (``RoomKeyAuthentication``), never an account or a phone."""
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        from web.authentication import RoomPrincipal
+
+        return isinstance(request.user, RoomPrincipal)
+
+
 class EventRolePermission(BasePermission):
     """The API's ``event_roles``: the view class names its roles in ``event_roles``."""
 

@@ -265,10 +265,12 @@ def _header(raw: bytes) -> tuple[int, int, int]:
     if not isinstance(header, dict) or header.get("format") != RESULTS_FORMAT:
         raise ApplicationError(
             gettext(
-                'Not a round\'s results: the body is a room results file with "multiplex": '
-                '{"format": "%(format)s", "game", "round", "version"}.'
-            )
-            % {"format": RESULTS_FORMAT},
+                "Not a round's results: the body is a room results file with %(header)s."
+            )  # the JSON's own names, not words to translate
+            % {
+                "header": f'"multiplex": {{"format": "{RESULTS_FORMAT}", '
+                '"game", "round", "version"}'
+            },
             code="bad_message",
         )
     return (

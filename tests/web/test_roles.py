@@ -21,7 +21,7 @@ from tournament.models import Event, EventRole, ExportJob, Player, Season, Train
 from tournament.services.invitations import invitation_create
 from web.actions import ACTIONS
 from web.api.views import IsPlayer
-from web.permissions import EventRolePermission, SignedIn
+from web.permissions import EventRolePermission, RoomKeyHolder, SignedIn
 from web.training.views import training_key
 
 pytestmark = pytest.mark.django_db
@@ -126,6 +126,11 @@ ROUTES: dict[str, tuple[str, frozenset[str]]] = {
     "staff_api:game_standings": ("GET", STAFF),
     "staff_api:standings": ("GET", STAFF),
     "staff_api:rooms": ("GET", STAFF),  # POST: directors (tests/web/test_rooms_pages)
+    # The multiplex: a room's key only, no account nor phone (tests/web/api/test_multiplex_api)
+    "staff_api:multiplex_feed": ("GET", frozenset()),
+    "staff_api:multiplex_results": ("POST", frozenset()),
+    "staff_api:room_key": ("POST", DIRECTORS),  # DELETE: the same (test_multiplex_api)
+    "staff_api:multiplex": ("POST", DIRECTORS),  # GET: the staff, once linked (test_multiplex_api)
     "staff_api:simultaneous_standings": ("GET", STAFF),
     "staff_api:room_results": ("GET", STAFF),  # POST: directors (tests/web/test_rooms_pages)
     "staff_api:invitations": ("POST", DIRECTORS),  # GET too: tests/web/api/test_staff_events
@@ -314,7 +319,8 @@ def test_every_view_declares_who_may_call_it() -> None:
         view_class = getattr(view, "view_class", None)
         if view_class is not None and hasattr(view_class, "permission_classes"):
             rules = set(view_class.permission_classes)
-            assert rules & {EventRolePermission, IsPlayer, SignedIn}, f"{name}: no role permission"
+            allowed = {EventRolePermission, IsPlayer, SignedIn, RoomKeyHolder}
+            assert rules & allowed, f"{name}: no role permission"
         else:
             assert getattr(view, "access", None), f"{name}: no web.permissions decorator"
 

@@ -31,7 +31,7 @@ from tournament.errors import ApplicationError, NotFound
 from tournament.models import MultiplexLink, RoomKey
 from web.api.director import _ERRORS, _event, _form_data, _Object
 from web.authentication import RoomKeyAuthentication, RoomPrincipal
-from web.permissions import DIRECTOR, STAFF, SignedIn
+from web.permissions import DIRECTOR, STAFF, RoomKeyHolder, SignedIn
 
 # How a refusal of the room's calls reads over HTTP: its code picks the status (400 otherwise).
 REFUSAL_STATUS = {
@@ -58,7 +58,7 @@ def _key(request: Request) -> RoomKey:
 
 class _RoomCall(APIView):
     authentication_classes = [RoomKeyAuthentication]
-    permission_classes: list[Any] = []  # the key is the permission: checked by authentication
+    permission_classes = [RoomKeyHolder]  # the key, checked by its authentication
     throttle_classes: list[Any] = []
 
     def handle_exception(self, exc: Exception) -> Response:
