@@ -211,7 +211,9 @@ def main() -> int:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    # every simulated room calls from 127.0.0.1: the per-address limit is one real room's
     env.update(VAR_DIR=str(folder), PYTHONUNBUFFERED="1", DEBUG="true")
+    env["MULTIPLEX_CALLS_PER_MINUTE"] = str(300 * max(1, args.rooms))
     load_before = os.getloadavg()
     server = subprocess.Popen(
         [sys.executable, "manage.py", "run_embedded", "--port", str(port)],

@@ -290,6 +290,8 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "play_state": "120/min",
         "play_submissions": "30/min",
+        # per client address, the multiplex's calls (a room polls its feed every 2 s)
+        "multiplex": f"{env_int('MULTIPLEX_CALLS_PER_MINUTE', 300, minimum=1)}/min",
     },
 }
 SPECTACULAR_SETTINGS = {

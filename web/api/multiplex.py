@@ -30,6 +30,7 @@ from arbiter.services.multiplex_remote import link_create, link_status
 from tournament.errors import ApplicationError, NotFound
 from tournament.models import MultiplexLink, RoomKey
 from web.api.director import _ERRORS, _event, _form_data, _Object
+from web.api.throttling import RoomCallThrottle
 from web.authentication import RoomKeyAuthentication, RoomPrincipal
 from web.permissions import DIRECTOR, STAFF, RoomKeyHolder, SignedIn
 
@@ -59,7 +60,13 @@ def _key(request: Request) -> RoomKey:
 class _RoomCall(APIView):
     authentication_classes = [RoomKeyAuthentication]
     permission_classes = [RoomKeyHolder]  # the key, checked by its authentication
-    throttle_classes: list[Any] = []
+    throttle_classes: list[Any] = []  # RoomCallThrottle, in ``initial``: before the key
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        throttle = RoomCallThrottle()
+        if not throttle.allow_request(request, self):
+            self.throttled(request, throttle.wait() or 1.0)
+        super().initial(request, *args, **kwargs)
 
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, ApplicationError):

@@ -45,3 +45,13 @@ class PlayStateThrottle(PlayerTokenThrottle):
 
 class PlaySubmissionsThrottle(PlayerTokenThrottle):
     scope = "play_submissions"
+
+
+class RoomCallThrottle(PlayerTokenThrottle):
+    """The multiplex's calls (``web.api.multiplex``), one bucket per client address, checked
+    before the room key is looked up: a client trying keys is slowed as one holding one."""
+
+    scope = "multiplex"
+
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.conf import settings
+from django.test import override_settings
 from rest_framework.test import APIClient
 
 from arbiter.services.multiplex_remote import feed_apply, results_enqueue
@@ -146,3 +148,23 @@ def test_the_rooms_console_says_what_it_waits_for(centre) -> None:
     page = api.get("/events/club-dakar/").content.decode()
     assert "Multiplex link" in page and "The host cannot be reached" in page
     assert "mxk1_secret" not in page
+
+
+@override_settings(
+    REST_FRAMEWORK={
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "multiplex": "3/min",
+        },
+    }
+)
+def test_one_address_trying_keys_is_limited_before_any_key_is_looked_up(centre) -> None:
+    from django.core.cache import cache
+
+    cache.clear()
+    codes = [_room(f"wrong-{n}").get("/api/v1/multiplex/feed").status_code for n in range(4)]
+    assert codes == [401, 401, 401, 429]
+    throttled = _room("wrong").get("/api/v1/multiplex/feed")
+    assert throttled.status_code == 429 and throttled.json()["code"] == "throttled"
+    assert int(throttled["Retry-After"]) > 0
